@@ -1,0 +1,193 @@
+"""Count tables: the mergeable state every Bayesian classifier here is fitted from.
+
+All tables of one layout live in a single flat ``int64`` vector, so that adding the tables of two partitions,
+or subtracting a test fold from the total, is one exact NumPy operation (see ``docs/architecture.md``).
+Along each attribute axis the last slot (index ``V_i``) counts missing values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+__all__ = ["TableLayout", "CountTables"]
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Shapes and offsets of the tables for ``n_classes`` classes and attributes with ``cards`` values.
+
+    ``pairs`` says whether the (class, value_i, value_j) tables of every attribute pair ``i < j`` are kept.
+    """
+
+    n_classes: int
+    cards: tuple[int, ...]
+    pairs: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(int(v) for v in self.cards))
+        if self.n_classes < 1:
+            raise ValueError("a layout needs at least one class")
+
+    @property
+    def n_attributes(self) -> int:
+        return len(self.cards)
+
+    @cached_property
+    def slots(self) -> np.ndarray:
+        """``V_i + 1`` for each attribute: its values and the missing slot."""
+        return np.asarray(self.cards, dtype=np.int64) + 1
+
+    @cached_property
+    def attr_offsets(self) -> np.ndarray:
+        """Offset of ``attr(i)`` in the flat vector (the class counts come first)."""
+        sizes = self.n_classes * self.slots
+        return self.n_classes + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+    @cached_property
+    def pair_offsets(self) -> np.ndarray:
+        """``(d, d)`` array: offset of ``pair(i, j)`` for ``i < j``; -1 elsewhere."""
+        d = self.n_attributes
+        off = np.full((d, d), -1, dtype=np.int64)
+        if not self.pairs:
+            return off
+        pos = self.n_classes + int((self.n_classes * self.slots).sum())
+        for i in range(d):
+            for j in range(i + 1, d):
+                off[i, j] = pos
+                pos += self.n_classes * int(self.slots[i] * self.slots[j])
+        return off
+
+    @cached_property
+    def size(self) -> int:
+        base = self.n_classes + int((self.n_classes * self.slots).sum())
+        if not self.pairs:
+            return base
+        s = self.slots
+        pair_cells = (np.sum(s) ** 2 - np.sum(s**2)) // 2
+        return base + self.n_classes * int(pair_cells)
+
+    def empty(self, n_folds: int | None = None) -> np.ndarray:
+        shape = (self.size,) if n_folds is None else (n_folds, self.size)
+        return np.zeros(shape, dtype=np.int64)
+
+
+class CountTables:
+    """Class, (class, attribute value) and (class, value_i, value_j) counts of one set of rows.
+
+    Parameters
+    ----------
+    layout : TableLayout
+    values : ndarray of int64, shape ``(layout.size,)``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dbayes.counts import CountTables, TableLayout, count_tables
+    >>> X = np.asfortranarray([[0, 1], [1, 1], [1, 2]])   # attribute 1's value 2 is "missing" (V_1 = 2)
+    >>> t = count_tables(X, np.array([0, 1, 1]), TableLayout(2, (2, 2)))
+    >>> t.class_counts.tolist(), t.attr(1)[1].tolist()
+    ([1, 2], [0, 1, 1])
+    """
+
+    __slots__ = ("layout", "values")
+
+    def __init__(self, layout: TableLayout, values: np.ndarray | None = None):
+        self.layout = layout
+        if values is None:
+            values = layout.empty()
+        values = np.asarray(values)
+        if values.shape != (layout.size,) or values.dtype != np.int64:
+            raise ValueError(f"count vector must be int64 of shape ({layout.size},), got {values.dtype} {values.shape}")
+        self.values = values
+
+    # -- views ----------------------------------------------------------------------------------------------
+    @property
+    def n_classes(self) -> int:
+        return self.layout.n_classes
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return self.layout.cards
+
+    @property
+    def class_counts(self) -> np.ndarray:
+        """Shape ``(C,)``: rows per class."""
+        return self.values[: self.layout.n_classes]
+
+    @property
+    def n(self) -> int:
+        """Number of rows counted."""
+        return int(self.class_counts.sum())
+
+    def attr(self, i: int) -> np.ndarray:
+        """Shape ``(C, V_i + 1)``: rows per (class, value of attribute i); last column = missing."""
+        lay = self.layout
+        o = int(lay.attr_offsets[i])
+        s = int(lay.slots[i])
+        return self.values[o : o + lay.n_classes * s].reshape(lay.n_classes, s)
+
+    def pair(self, i: int, j: int) -> np.ndarray:
+        """Shape ``(C, V_i + 1, V_j + 1)``: rows per (class, value_i, value_j); ``pair(j, i)`` is its transpose."""
+        lay = self.layout
+        if not lay.pairs:
+            raise ValueError("these tables were counted without attribute pairs")
+        if i == j:
+            raise ValueError("pair(i, j) needs two different attributes")
+        if i > j:
+            return self.pair(j, i).transpose(0, 2, 1)
+        o = int(lay.pair_offsets[i, j])
+        si, sj = int(lay.slots[i]), int(lay.slots[j])
+        return self.values[o : o + lay.n_classes * si * sj].reshape(lay.n_classes, si, sj)
+
+    # -- algebra --------------------------------------------------------------------------------------------
+    def _check(self, other: CountTables) -> None:
+        if not isinstance(other, CountTables) or other.layout != self.layout:
+            raise ValueError("count tables of different layouts cannot be combined")
+
+    def __add__(self, other: CountTables) -> CountTables:
+        self._check(other)
+        return CountTables(self.layout, self.values + other.values)
+
+    def __sub__(self, other: CountTables) -> CountTables:
+        self._check(other)
+        return CountTables(self.layout, self.values - other.values)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, CountTables)
+            and other.layout == self.layout
+            and bool(np.array_equal(other.values, self.values))
+        )
+
+    def __repr__(self) -> str:
+        return f"CountTables(n={self.n}, classes={self.n_classes}, attributes={len(self.cards)}, pairs={self.layout.pairs})"
+
+    def without_pairs(self) -> CountTables:
+        """The class and attribute tables alone."""
+        lay = TableLayout(self.layout.n_classes, self.layout.cards, pairs=False)
+        return CountTables(lay, self.values[: lay.size].copy())
+
+    def recode(self, maps: list[np.ndarray | None], cards: tuple[int, ...]) -> CountTables:
+        """Merge value slots: ``maps[i][old_slot] = new_slot`` (None keeps attribute i as it is).
+
+        Used to turn tables counted on the finest common bins of all folds into the tables of one fold's own
+        discretization (the fold's cut points are a subset of the common ones). Missing must map to missing.
+        """
+        lay = TableLayout(self.layout.n_classes, cards, self.layout.pairs)
+        out = CountTables(lay)
+        out.class_counts[:] = self.class_counts
+        full = [
+            np.arange(s) if m is None else np.asarray(m, dtype=np.int64)
+            for m, s in zip(maps, self.layout.slots, strict=True)
+        ]
+        onehot = [np.eye(int(lay.slots[i]), dtype=np.int64)[full[i]] for i in range(len(cards))]
+        for i in range(len(cards)):
+            out.attr(i)[:] = self.attr(i) @ onehot[i]
+        if lay.pairs:
+            for i in range(len(cards)):
+                for j in range(i + 1, len(cards)):
+                    out.pair(i, j)[:] = onehot[i].T @ self.pair(i, j) @ onehot[j]
+        return out

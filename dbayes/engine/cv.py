@@ -1,0 +1,303 @@
+"""Cross-validation of many classifiers on a partitioned dataset, in a few passes over the data.
+
+For each round (one noise level and one repeat of R x k cross-validation):
+
+1. **histograms** (when numeric attributes are discretized): per numeric attribute, the distinct values with
+   their counts per (fold, class), a reduction over partitions; each fold's cut points come from the histogram
+   of its training part (all folds but itself), so discretization never sees the test fold;
+2. **counts**: one pass counts every fold's rows under the common coding (the union of all folds' cut points)
+   into ``(folds, size)`` int64 tables, tree-summed; a fold's training tables are ``total - fold``, recoded to
+   the fold's own bins;
+3. **fit**: every classifier on every fold's tables (in the client: pure NumPy, small);
+4. **predict**: one pass maps the test rows of every fold through the models of their fold; the fitted models
+   reach the tasks as one ``Delayed`` (one key, fetched once per worker), never embedded in each task.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import dask
+import numpy as np
+
+from dbayes.counts import CountTables, TableLayout
+from dbayes.data.discretize import equal_frequency_cut_points, mdl_cut_points, merge_histograms
+from dbayes.data.encode import Coding, fold_slot_map
+from dbayes.data.scan import merged_sketch
+from dbayes.evaluate.folds import class_offsets
+from dbayes.evaluate.metrics import fold_metrics
+from dbayes.evaluate.partition import (
+    FittedRound,
+    RoundPlan,
+    partition_counts,
+    partition_histograms,
+    partition_predict,
+    partition_rows,
+    recode_rows,
+)
+from dbayes.job import ClassifierSpec, Job
+from dbayes.models.base import TrainingRows
+
+from .datasets import Dataset
+from .results import ResultStore, unit_name
+
+__all__ = ["RoundTimings", "run_round", "tree_sum", "fold_discretization"]
+
+log = logging.getLogger(__name__)
+
+
+def _add(*arrays):
+    out = arrays[0].copy()
+    for a in arrays[1:]:
+        out += a
+    return out
+
+
+def tree_sum(items: list, split_every: int = 8):
+    """Delayed sum of delayed arrays as a tree of ``split_every``-way additions."""
+    items = list(items)
+    while len(items) > 1:
+        items = [dask.delayed(_add)(*items[i : i + split_every]) for i in range(0, len(items), split_every)]
+    return items[0]
+
+
+def _merge_all(*parts: dict) -> dict:
+    return {name: merge_histograms([p[name] for p in parts]) for name in parts[0]}
+
+
+def _tree_merge(items: list, split_every: int = 8):
+    items = list(items)
+    while len(items) > 1:
+        items = [dask.delayed(_merge_all)(*items[i : i + split_every]) for i in range(0, len(items), split_every)]
+    return items[0]
+
+
+@dataclass
+class RoundTimings:
+    histograms: float = 0.0
+    counts: float = 0.0
+    rows: float = 0.0
+    fit: dict[tuple[str, int], float] = field(default_factory=dict)
+    predict: float = 0.0
+
+
+def _snap(cuts: np.ndarray, grid: np.ndarray | None) -> np.ndarray:
+    if grid is None or len(cuts) == 0:
+        return cuts
+    return np.unique(grid[np.maximum(np.searchsorted(grid, cuts, side="left") - 1, 0)])
+
+
+def fold_discretization(
+    hist: tuple[np.ndarray, np.ndarray], n_folds: int, n_classes: int, method: str, bins: int, grid=None
+) -> list[np.ndarray]:
+    """Cut points of each fold's training part from the (value, fold x class) histogram.
+
+    With ``n_folds == 1`` (global scope) one set of cut points from all rows.
+    """
+    values, counts = hist
+    counts = counts.reshape(len(values), n_folds, n_classes)
+    total = counts.sum(axis=1)
+    out = []
+    for f in range(n_folds):
+        train = total - counts[:, f, :] if n_folds > 1 else total
+        keep = train.sum(axis=1) > 0
+        v, c = values[keep], train[keep]
+        if len(v) == 0:
+            out.append(np.empty(0))
+            continue
+        if method == "mdl":
+            cuts = mdl_cut_points(v, c)
+        else:
+            cuts = equal_frequency_cut_points(v, c.sum(axis=1), bins)
+        out.append(_snap(np.asarray(cuts, dtype=np.float64), grid))
+    return out
+
+
+def run_round(
+    data: Dataset,
+    job: Job,
+    specs: list[ClassifierSpec],
+    noise: float,
+    repeat: int,
+    store: ResultStore,
+    on_step: Callable[[str], None] = lambda s: None,
+) -> list[dict]:
+    """Run one round for ``specs`` and commit its units; returns the metric rows written."""
+    schema = data.schema
+    C = schema.n_classes
+    F = job.folds
+    parts = data.frame.to_delayed()
+    offsets = class_offsets(data.partition_class_counts())
+    starts = data.row_starts()
+    timings = RoundTimings()
+    scope = job.discretize_scope
+    plan = RoundPlan(schema, Coding(schema, {}), F, job.seed, repeat, noise, offsets, starts, scope)
+
+    # 1. discretization -----------------------------------------------------------------------------------
+    numeric = [schema.attributes[i].name for i in schema.numeric_indices]
+    fold_cuts: dict[str, list[np.ndarray]] = {}
+    if numeric:
+        if job.discretize == "none":
+            from dbayes.errors import JobError
+
+            raise JobError(
+                f"{job.source}: discretize = \"none\" but {data.name} has numeric attributes "
+                f"({', '.join(numeric[:5])}); the Bayesian classifiers need discrete attributes"
+            )
+        t0 = time.perf_counter()
+        merged = _tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)])
+        hists = dask.compute(merged)[0]
+        n_hist_folds = F if scope == "fold" else 1
+        for name in numeric:
+            grid = None
+            values, counts = hists[name]
+            if len(values) > job.max_exact_values:
+                sketch, w = merged_sketch(data.scans, name)
+                order = np.argsort(sketch)
+                cw = np.cumsum(w[order])
+                q = np.searchsorted(cw, np.linspace(0, cw[-1], job.max_exact_values + 1)[1:], side="left")
+                grid = np.unique(np.append(sketch[order][np.minimum(q, len(order) - 1)], values[-1]))
+                idx = np.searchsorted(grid, values, side="left")
+                coarse = np.zeros((len(grid), counts.shape[1]), dtype=np.int64)
+                np.add.at(coarse, idx, counts)
+                keep = coarse.sum(axis=1) > 0
+                values, counts = grid[keep], coarse[keep]
+                log.info("%s: %s has more than %d distinct values; cut points sought on quantile bins",
+                         data.name, name, job.max_exact_values)
+            cuts = fold_discretization((values, counts), n_hist_folds, C, job.discretize, job.bins, grid)
+            fold_cuts[name] = cuts if scope == "fold" else cuts * F
+        timings.histograms = time.perf_counter() - t0
+        on_step(f"histograms {timings.histograms:.2f}s")
+    common = {name: np.unique(np.concatenate(c)) for name, c in fold_cuts.items()}
+    coding = Coding(schema, common)
+    plan = RoundPlan(schema, coding, F, job.seed, repeat, noise, offsets, starts, scope)
+    fold_maps: list[list[np.ndarray | None]] = []
+    fold_cards: list[tuple[int, ...]] = []
+    for f in range(F):
+        maps, cards = [], []
+        for a in schema.attributes:
+            if a.is_nominal:
+                maps.append(None)
+                cards.append(a.card)
+            else:
+                own = fold_cuts[a.name][f]
+                maps.append(None if len(own) == len(common[a.name]) else fold_slot_map(common[a.name], own))
+                cards.append(len(own) + 1)
+        fold_maps.append(maps)
+        fold_cards.append(tuple(cards))
+
+    # 2. counts ---------------------------------------------------------------------------------------------
+    models = {s.label: s.make() for s in specs}
+    layout = TableLayout(C, coding.cards, pairs=any(m.needs_pairs for m in models.values()))
+    t0 = time.perf_counter()
+    per_fold = dask.compute(tree_sum([dask.delayed(partition_counts)(p, i, plan, layout) for i, p in enumerate(parts)]))[0]
+    timings.counts = time.perf_counter() - t0
+    on_step(f"counts {timings.counts:.2f}s")
+    total = per_fold.sum(axis=0)
+    train_tables = []
+    for f in range(F):
+        t = CountTables(layout, total - per_fold[f])
+        if any(m is not None for m in fold_maps[f]):
+            t = t.recode(fold_maps[f], fold_cards[f])
+        train_tables.append(t)
+
+    # 2b. training rows, for the models that need them ------------------------------------------------------
+    rows = None
+    if any(m.needs_rows for m in models.values()):
+        t0 = time.perf_counter()
+        got = dask.compute(*[dask.delayed(partition_rows)(p, i, plan) for i, p in enumerate(parts)])
+        rows = (
+            np.asfortranarray(np.concatenate([g.X for g in got])),
+            np.concatenate([g.y_train for g in got]),
+            np.concatenate([g.fold for g in got]),
+        )
+        timings.rows = time.perf_counter() - t0
+        on_step(f"rows {timings.rows:.2f}s")
+
+    # 3. fit ------------------------------------------------------------------------------------------------
+    fitted: dict[str, list] = {}
+    for spec in specs:
+        fitted[spec.label] = []
+        for f in range(F):
+            model = spec.make()
+            train = None
+            if model.needs_rows:
+                X, y, fold = rows
+                sel = fold != f
+                train = TrainingRows(np.asfortranarray(recode_rows(X[sel], fold_maps[f])), y[sel], fold_cards[f], C)
+            t0 = time.perf_counter()
+            model.fit(train_tables[f], train)
+            timings.fit[(spec.label, f)] = time.perf_counter() - t0
+            fitted[spec.label].append(model)
+    on_step(f"fit {sum(timings.fit.values()):.2f}s")
+
+    # 4. predict --------------------------------------------------------------------------------------------
+    scratch = store.scratch() if job.save_predictions else None
+    unit_dirs = {
+        (s.label, f): str(scratch / unit_name(data.name, s.label, noise, repeat, f)) if scratch else ""
+        for s in specs
+        for f in range(F)
+    }
+    state = FittedRound(fitted, fold_maps, schema.classes, data.name, noise, repeat, job.save_predictions, unit_dirs)
+    state_d = dask.delayed(state, traverse=False)
+    t0 = time.perf_counter()
+    try:
+        results = dask.compute(*[dask.delayed(partition_predict)(p, i, plan, state_d) for i, p in enumerate(parts)])
+    except BaseException:
+        if scratch is not None:
+            store.discard(scratch)
+        raise
+    timings.predict = time.perf_counter() - t0
+    on_step(f"predict {timings.predict:.2f}s")
+
+    # 5. commit ---------------------------------------------------------------------------------------------
+    shared = (timings.histograms + timings.counts + timings.rows) / F
+    rows_out = []
+    for spec in specs:
+        for f in range(F):
+            sums = sum(r[(spec.label, f)] for r in results)
+            m = fold_metrics(sums)
+            row = {
+                "dataset": data.name,
+                "classifier": spec.label,
+                "classifier_name": spec.name,
+                "noise": float(noise),
+                "repeat": int(repeat),
+                "fold": int(f),
+                "n_train": int(train_tables[f].n),
+                **m,
+                "train_seconds": shared + timings.fit[(spec.label, f)],
+                "folds": F,
+                "seed": job.seed,
+                "discretize": job.discretize,
+            }
+            row = {k: row[k] for k in _ORDER if k in row}
+            unit = unit_name(data.name, spec.label, noise, repeat, f)
+            store.commit(unit, row, scratch / unit if scratch else None)
+            rows_out.append(row)
+    if scratch is not None:
+        store.discard(scratch)
+    return rows_out
+
+
+_ORDER = [
+    "dataset",
+    "classifier",
+    "classifier_name",
+    "noise",
+    "repeat",
+    "fold",
+    "n_train",
+    "n_test",
+    "accuracy",
+    "error",
+    "log_loss",
+    "train_seconds",
+    "test_seconds",
+    "folds",
+    "seed",
+    "discretize",
+]

@@ -1,0 +1,167 @@
+"""The work done on one partition of a dataset during cross-validation: pure functions of a pandas partition.
+
+The engine maps these over partitions and combines their results; nothing here knows Dask. A *round* is one
+(noise level, repeat) of R x k cross-validation: its :class:`RoundPlan` says how rows are coded and which fold
+each belongs to.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dbayes.counts import TableLayout, count_block
+from dbayes.data.discretize import value_histogram
+from dbayes.data.encode import Coding, encode_partition
+from dbayes.data.schema import Schema
+from dbayes.evaluate.folds import stratified_folds
+from dbayes.evaluate.metrics import LOG_LOSS_FLOOR
+from dbayes.evaluate.noise import noisy_classes
+
+__all__ = [
+    "RoundPlan",
+    "CodedPart",
+    "FittedRound",
+    "code_partition",
+    "partition_histograms",
+    "partition_counts",
+    "partition_rows",
+    "partition_predict",
+]
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """How one round codes rows and assigns folds."""
+
+    schema: Schema
+    coding: Coding
+    folds: int
+    seed: int
+    repeat: int
+    noise: float
+    class_offsets: np.ndarray  # (P, C): rank of each partition's first row of each class
+    row_starts: np.ndarray  # (P,): global id of each partition's first row
+    scope: str = "fold"  # discretization scope
+
+    @property
+    def n_classes(self) -> int:
+        return self.schema.n_classes
+
+
+@dataclass
+class CodedPart:
+    X: np.ndarray  # attribute codes under the plan's (common) coding
+    y: np.ndarray  # true class codes
+    y_train: np.ndarray  # class codes used when the row is in a training part (noise applied)
+    fold: np.ndarray
+    row_ids: np.ndarray
+
+
+def code_partition(df: pd.DataFrame, index: int, plan: RoundPlan) -> CodedPart:
+    X, y = encode_partition(df, plan.coding)
+    row_ids = plan.row_starts[index] + np.arange(len(df), dtype=np.int64)
+    fold = stratified_folds(y, plan.class_offsets[index], plan.folds, plan.seed, plan.repeat)
+    y_train = noisy_classes(y, row_ids, plan.noise, plan.n_classes, plan.seed, plan.repeat)
+    return CodedPart(X, y, y_train, fold, row_ids)
+
+
+def partition_histograms(df: pd.DataFrame, index: int, plan: RoundPlan) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per numeric attribute: distinct values and their counts per (fold, training class).
+
+    Columns are ``fold * C + class`` (one fold, ``F = 1``, under global scope).
+    """
+    part = code_partition(df, index, plan)
+    C = plan.n_classes
+    F = plan.folds if plan.scope == "fold" else 1
+    labels = (part.fold * C + part.y_train) if F > 1 else part.y_train
+    out = {}
+    for i in plan.schema.numeric_indices:
+        name = plan.schema.attributes[i].name
+        x = df[name].to_numpy(dtype=np.float64, na_value=np.nan)
+        out[name] = value_histogram(x, labels, F * C)
+    return out
+
+
+def partition_counts(df: pd.DataFrame, index: int, plan: RoundPlan, layout: TableLayout) -> np.ndarray:
+    """``(F, layout.size)`` count tables of the partition's rows, by the fold they belong to."""
+    part = code_partition(df, index, plan)
+    return count_block(part.X, part.y_train, layout, part.fold, plan.folds)
+
+
+def partition_rows(df: pd.DataFrame, index: int, plan: RoundPlan) -> CodedPart:
+    """The coded rows themselves, for models that need the training instances."""
+    return code_partition(df, index, plan)
+
+
+@dataclass
+class FittedRound:
+    """Fitted models of one round: ``models[label][fold]``, and each fold's recoding of the common codes."""
+
+    models: dict[str, list]
+    fold_maps: list[list[np.ndarray | None]]
+    classes: tuple[str, ...]
+    dataset: str = ""
+    noise: float = 0.0
+    repeat: int = 0
+    save_predictions: bool = True
+    unit_dirs: dict[tuple[str, int], str] = field(default_factory=dict)
+
+
+def recode_rows(X: np.ndarray, maps: list[np.ndarray | None]) -> np.ndarray:
+    """Common codes -> one fold's codes (attribute by attribute)."""
+    if all(m is None for m in maps):
+        return X
+    out = np.empty(X.shape, dtype=np.int64, order="F")
+    for i, m in enumerate(maps):
+        out[:, i] = X[:, i] if m is None else m[X[:, i]]
+    return out
+
+
+# per (label, fold): n_test, n_correct, sum of -log p(true class), seconds
+N_SUMS = 4
+
+
+def partition_predict(df: pd.DataFrame, index: int, plan: RoundPlan, fitted: FittedRound) -> dict:
+    """Predict each row with the models of its own fold; write its predictions; return per-unit sums."""
+    part = code_partition(df, index, plan)
+    sums: dict[tuple[str, int], np.ndarray] = {}
+    classes = pd.CategoricalDtype(list(fitted.classes))
+    for f in range(plan.folds):
+        rows = np.flatnonzero(part.fold == f)
+        Xf = recode_rows(part.X[rows], fitted.fold_maps[f]) if len(rows) else None
+        for label, per_fold in fitted.models.items():
+            if len(rows) == 0:
+                sums[(label, f)] = np.zeros(N_SUMS)
+                continue
+            t0 = time.perf_counter()
+            proba = per_fold[f].predict_proba(Xf)
+            seconds = time.perf_counter() - t0
+            pred = np.argmax(proba, axis=1)
+            truth = part.y[rows]
+            p_true = proba[np.arange(len(rows)), truth]
+            sums[(label, f)] = np.array(
+                [len(rows), np.sum(pred == truth), -np.sum(np.log(np.maximum(p_true, LOG_LOSS_FLOOR))), seconds]
+            )
+            if fitted.save_predictions:
+                frame = pd.DataFrame(
+                    {
+                        "dataset": fitted.dataset,
+                        "classifier": label,
+                        "noise": fitted.noise,
+                        "repeat": fitted.repeat,
+                        "fold": f,
+                        "row_id": part.row_ids[rows],
+                        "true_class": pd.Categorical.from_codes(truth, dtype=classes),
+                        "predicted_class": pd.Categorical.from_codes(pred, dtype=classes),
+                        "proba": list(proba),
+                    }
+                )
+                unit_dir = Path(fitted.unit_dirs[(label, f)])
+                unit_dir.mkdir(parents=True, exist_ok=True)
+                frame.to_parquet(unit_dir / f"part-{index:05d}.parquet", index=False)
+    return sums

@@ -34,6 +34,15 @@ class Runtime:
         return max(1, sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values()))
 
 
+def _quiet_distributed() -> None:
+    """Keep the scheduler's and workers' INFO chatter off the console (warnings and errors still show)."""
+    os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
+    dask.config.set({"logging.distributed": "warning"})
+    for name in ("distributed", "distributed.scheduler", "distributed.nanny", "distributed.worker",
+                 "distributed.core", "distributed.http.proxy", "distributed.batched"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 @contextlib.contextmanager
 def runtime(scheduler: str | None = "local", n_workers: int | None = None) -> Iterator[Runtime]:
     """Set up the scheduler for the block.
@@ -47,13 +56,14 @@ def runtime(scheduler: str | None = "local", n_workers: int | None = None) -> It
         with dask.config.set(scheduler=scheduler):
             yield Runtime(scheduler)
         return
+    _quiet_distributed()
     from distributed import Client, LocalCluster
 
     if scheduler == "local":
         workers = n_workers or min(os.cpu_count() or 1, 8)
         with (
             LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.WARNING
             ) as cluster,
             Client(cluster) as client,
         ):

@@ -1,0 +1,153 @@
+"""``dbayes run | report | import | sample``: the command line.
+
+Bad input ends with one line naming the file, column or option at fault and exit status 2, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import warnings
+from pathlib import Path
+
+from dbayes.errors import DbayesError
+
+__all__ = ["main"]
+
+
+def _summary(metrics) -> str:
+    from dbayes.evaluate.summary import error_summary
+
+    return error_summary(metrics)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from dbayes.engine import run_job, runtime
+    from dbayes.job import load_job
+
+    job = load_job(args.job)
+    out = Path(args.out or job.out or Path("results") / job.name)
+    with runtime(args.scheduler, n_workers=args.workers) as rt:
+        if rt.dashboard:
+            print(f"Dask dashboard: {rt.dashboard}", file=sys.stderr)
+        print(f"job {job.name}: {len(job.datasets)} dataset(s) x {len(job.classifiers)} classifier(s), "
+              f"{job.repeats} x {job.folds}-fold CV, noise {list(job.noise)}, scheduler {rt.scheduler}, "
+              f"results in {out}", file=sys.stderr)
+        result = run_job(job, out, rt)
+    if result.units_skipped:
+        print(f"{result.units_skipped} unit(s) already done were skipped", file=sys.stderr)
+    print(_summary(result.metrics))
+    print(f"\n{result.units_done} unit(s) computed in {result.seconds:.1f} s; metrics in {out / 'metrics'}, "
+          f"predictions in {out / 'predictions'}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from dbayes.engine.results import ResultStore
+    from dbayes.evaluate.report import write_report
+
+    root = Path(args.results)
+    metrics = ResultStore(root).read_metrics()
+    if metrics.empty:
+        raise DbayesError(f"{root}: no results (expected Parquet files in {root / 'metrics'})")
+    out = Path(args.out or root / "report")
+    paths = write_report(metrics, out, baseline=args.baseline, vary=args.vary)
+    print(_summary(metrics))
+    print(f"\nreport: {paths.html} and {paths.markdown}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from dbayes.data.arff import read_arff, read_csv_dataset
+    from dbayes.errors import DataError
+
+    src = Path(args.source)
+    if not src.is_file():
+        raise DataError(f"{src}: no such file")
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        raise DataError(f"{out}: already exists (use --force to replace it)")
+    suffix = src.suffix.lower()
+    if suffix == ".arff":
+        frame = read_arff(src, args.class_column)
+    elif suffix in (".csv", ".txt"):
+        frame = read_csv_dataset(src, args.class_column)
+    else:
+        raise DataError(f"{src}: unknown format {suffix!r}; dbayes imports .arff and .csv files")
+    tmp = out.with_name(f".tmp-{out.name}")
+    frame.to_parquet(tmp, index=False)
+    tmp.replace(out)
+    print(f"{out}: {len(frame)} rows, {frame.shape[1] - 1} attributes, {frame['class'].nunique()} classes")
+    return 0
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    from dbayes.engine import runtime
+    from dbayes.engine.sample import sample_dataset
+
+    with runtime(args.scheduler, n_workers=args.workers):
+        n = sample_dataset(args.source, args.rows, args.out, rows_per_part=args.rows_per_part, seed=args.seed)
+    print(f"{args.out}: {n} rows sampled from a TAN fitted to {args.source}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dbayes", description="Bayesian-network classifiers evaluated at scale on Dask.")
+    p.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = p.add_subparsers(dest="command", required=True)
+    sched = dict(
+        default="local",
+        help="'local' (an embedded LocalCluster, the default), 'synchronous', 'threads', 'processes', "
+        "or the address of a running scheduler (tcp://host:8786)",
+    )
+
+    r = sub.add_parser("run", help="run a job file (datasets x classifiers x protocol)")
+    r.add_argument("job", help="the job's TOML file, e.g. jobs/adult_letter.toml")
+    r.add_argument("--scheduler", **sched)
+    r.add_argument("--workers", type=int, default=None, help="workers of the local cluster (default: cores)")
+    r.add_argument("--out", help="output directory (default: the job's 'out', else results/NAME)")
+    r.set_defaults(func=cmd_run)
+
+    rp = sub.add_parser("report", help="write a Markdown and HTML report of a job's results")
+    rp.add_argument("results", help="a job's output directory")
+    rp.add_argument("--baseline", help="classifier label the others are compared with")
+    rp.add_argument("--vary", help="parameter column to plot accuracy against (default: noise, when it varies)")
+    rp.add_argument("--out", help="report directory (default: RESULTS/report)")
+    rp.set_defaults(func=cmd_report)
+
+    im = sub.add_parser("import", help="convert an ARFF or CSV file into the Parquet convention")
+    im.add_argument("source", help="FILE.arff or FILE.csv")
+    im.add_argument("out", help="OUT.parquet")
+    im.add_argument("--class-column", help="the class attribute (default: the last column)")
+    im.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    im.set_defaults(func=cmd_import)
+
+    sp = sub.add_parser("sample", help="write N rows sampled from a TAN fitted to a dataset")
+    sp.add_argument("--from", dest="source", required=True, help="bundled name or Parquet path")
+    sp.add_argument("--rows", type=int, required=True, help="number of rows")
+    sp.add_argument("--rows-per-part", type=int, default=1_000_000, help="rows per Parquet part file")
+    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--scheduler", **sched)
+    sp.add_argument("--workers", type=int, default=None)
+    sp.add_argument("out", help="output directory of Parquet parts")
+    sp.set_defaults(func=cmd_sample)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    warnings.simplefilter("default", UserWarning)
+    try:
+        return args.func(args)
+    except DbayesError as exc:
+        print(f"dbayes: error: {exc}", file=sys.stderr)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        print("dbayes: interrupted; finished units are kept, rerun the same command to resume", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

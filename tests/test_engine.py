@@ -1,0 +1,161 @@
+"""The cross-validation engine: the same tables, models and predictions however the data is partitioned and
+whichever scheduler runs it; resuming; atomic results."""
+
+import os
+import socket
+import subprocess
+from pathlib import Path
+
+import dask
+import numpy as np
+import pandas as pd
+import pytest
+
+from dbayes.engine import open_dataset, run_job, runtime
+from dbayes.engine.results import ResultStore
+from dbayes.job import parse_job
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def small_job(**kw):
+    spec = {
+        "name": "t",
+        "datasets": ["credit-a"],
+        "folds": 5,
+        "classifiers": [{"name": "nb"}, {"name": "tan"}, {"name": "tan", "label": "tan-weka", "smoothing": "weka"}],
+    }
+    spec.update(kw)
+    return parse_job(spec, "test-job")
+
+
+def run_and_read(tmp_path, name, job, scheduler="synchronous"):
+    out = tmp_path / name
+    with runtime(scheduler, n_workers=2) as rt:
+        run_job(job, out, rt, report=lambda s: None)
+    metrics = ResultStore(out).read_metrics().sort_values(["classifier", "fold"]).reset_index(drop=True)
+    preds = pd.read_parquet(out / "predictions").sort_values(["classifier", "row_id"]).reset_index(drop=True)
+    return metrics, preds
+
+
+def _same(a, b):
+    cols = ["dataset", "classifier", "fold", "n_train", "n_test", "accuracy", "log_loss"]
+    pd.testing.assert_frame_equal(a[0][cols], b[0][cols])
+    pa, pb = a[1], b[1]
+    assert pa[["row_id", "fold", "true_class", "predicted_class"]].equals(pb[["row_id", "fold", "true_class", "predicted_class"]])
+    assert np.array_equal(np.stack(pa["proba"]), np.stack(pb["proba"]))
+
+
+def test_identical_for_1_3_and_17_partitions(tmp_path):
+    runs = [run_and_read(tmp_path, f"p{k}", small_job(partitions=k)) for k in (1, 3, 17)]
+    _same(runs[0], runs[1])
+    _same(runs[0], runs[2])
+    m = runs[0][0]
+    assert len(m) == 15 and (m.groupby("classifier")["n_test"].sum() == 690).all()
+
+
+def test_per_fold_tables_equal_tables_of_training_rows(tmp_path, monkeypatch):
+    """A fold's training tables (total - fold, recoded to the fold's bins) equal counting its training rows
+    discretized with cut points fitted on those rows alone."""
+    from dbayes.counts import TableLayout, count_tables
+    from dbayes.data.discretize import mdl_cut_points, value_histogram
+    from dbayes.data.encode import Coding
+    from dbayes.engine.cv import run_round
+    from dbayes.evaluate.partition import RoundPlan, code_partition
+    from dbayes.models.nb import NaiveBayes
+
+    captured = []
+    original = NaiveBayes.fit
+    monkeypatch.setattr(NaiveBayes, "fit", lambda self, tables, train=None: captured.append(tables) or original(self, tables))
+    data = open_dataset("credit-a", partitions=4)
+    job = parse_job({"datasets": ["credit-a"], "folds": 5, "classifiers": [{"name": "nb"}], "save_predictions": False}, "x")
+    store = ResultStore(tmp_path / "spy")
+    store.prepare()
+    run_round(data, job, list(job.classifiers), 0.0, 0, store)
+
+    pdf = data.frame.compute()
+    one = (np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    part = code_partition(pdf, 0, RoundPlan(data.schema, Coding(data.schema, {}), 5, 1, 0, 0.0, *one))
+    for f in (0, 2):
+        train = part.fold != f
+        cuts = {}
+        for i in data.schema.numeric_indices:
+            name = data.schema.attributes[i].name
+            x = pdf[name].to_numpy(dtype=float, na_value=np.nan)[train]
+            cuts[name] = mdl_cut_points(*value_histogram(x, part.y[train], 2))
+        coding = Coding(data.schema, cuts)
+        coded = code_partition(pdf, 0, RoundPlan(data.schema, coding, 5, 1, 0, 0.0, *one))
+        expected = count_tables(coded.X[train], coded.y[train], TableLayout(2, coding.cards, pairs=False))
+        assert captured[f] == expected
+
+
+@pytest.mark.cluster
+@pytest.mark.parametrize("scheduler", ["threads", "local"])
+def test_identical_across_schedulers(tmp_path, scheduler):
+    job = small_job(partitions=3)
+    base = run_and_read(tmp_path, "sync", job, "synchronous")
+    other = run_and_read(tmp_path, scheduler, job, scheduler)
+    _same(base, other)
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.cluster
+def test_job_on_real_scheduler_and_worker_processes(tmp_path):
+    port = _free_port()
+    state = tmp_path / "cluster"
+    start = subprocess.run(
+        ["bash", str(ROOT / "deploy/local/start-cluster.sh"), str(port), "2", str(state)],
+        capture_output=True, text=True, timeout=120,
+    )
+    try:
+        assert start.returncode == 0, start.stderr
+        address = start.stdout.strip().splitlines()[-1]
+        job = small_job(partitions=4)
+        base = run_and_read(tmp_path, "sync", job, "synchronous")
+        remote = run_and_read(tmp_path, "remote", job, address)
+        _same(base, remote)
+    finally:
+        subprocess.run(["bash", str(ROOT / "deploy/local/stop-cluster.sh"), str(state)], timeout=60)
+
+
+def test_resume_skips_finished_units_and_redoes_missing(tmp_path):
+    job = small_job(classifiers=[{"name": "nb"}])
+    out = tmp_path / "r"
+    with runtime("synchronous") as rt:
+        first = run_job(job, out, rt, report=lambda s: None)
+        assert first.units_done == 5
+        victim = sorted((out / "metrics").glob("*__f3.parquet"))[0]
+        before = pd.read_parquet(victim)
+        victim.unlink()
+        second = run_job(job, out, rt, report=lambda s: None)
+    assert second.units_skipped == 0 and second.units_done == 5  # the round is redone as a whole
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(victim).drop(columns=["train_seconds", "test_seconds"]),
+        before.drop(columns=["train_seconds", "test_seconds"]),
+    )
+    with runtime("synchronous") as rt:
+        third = run_job(job, out, rt, report=lambda s: None)
+    assert third.units_done == 0 and third.units_skipped == 5
+    assert not [p for p in (out / "predictions").iterdir() if p.name.startswith(".tmp")]
+
+
+def test_noise_changes_training_not_test_classes(tmp_path):
+    job = small_job(classifiers=[{"name": "nb"}], noise=[0.0, 0.3])
+    m, p = run_and_read(tmp_path, "n", job)
+    assert sorted(m["noise"].unique()) == [0.0, 0.3]
+    clean = p[p.noise == 0.0].sort_values("row_id")
+    noisy = p[p.noise == 0.3].sort_values("row_id")
+    assert (clean["true_class"].to_numpy() == noisy["true_class"].to_numpy()).all()
+    acc = m.groupby("noise")["accuracy"].mean()
+    assert acc[0.3] < acc[0.0]
+
+
+def test_global_and_equal_frequency_discretization_run(tmp_path):
+    for kw in ({"discretize_scope": "global"}, {"discretize": "equal-frequency", "bins": 5}):
+        m, _ = run_and_read(tmp_path, str(kw), small_job(classifiers=[{"name": "nb"}], **kw))
+        assert m["accuracy"].between(0.7, 0.95).all()

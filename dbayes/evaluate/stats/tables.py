@@ -72,19 +72,26 @@ def _dataset_order(metrics: pd.DataFrame) -> list[str]:
     return list(pd.unique(metrics["dataset"].astype(str)))
 
 
-def select(metrics: pd.DataFrame, where: Mapping | None = None) -> pd.DataFrame:
-    """Rows matching every ``column: value`` of ``where``; checks one row per (dataset, classifier, repeat,
-    fold) remains, so that nothing varied is averaged together by mistake."""
+def select(metrics: pd.DataFrame, where: Mapping | None = None, *, unique: bool = True) -> pd.DataFrame:
+    """Rows matching every ``column: value`` of ``where`` (a float NaN matches missing values).
+
+    With ``unique`` it checks that one row per (dataset, classifier, repeat, fold) remains, so that nothing
+    varied is averaged together by mistake.
+    """
     metrics = check_metrics(metrics)
     for column, value in (where or {}).items():
         if column not in metrics.columns:
             raise DataError(f"cannot select on {column!r}: not a column of the metrics frame")
-        metrics = metrics[np.isclose(metrics[column], value)] if _is_float(value) else \
-            metrics[metrics[column] == value]
+        if _is_float(value) and np.isnan(value):
+            metrics = metrics[metrics[column].isna()]
+        elif _is_float(value):
+            metrics = metrics[np.isclose(metrics[column].astype(float), value)]
+        else:
+            metrics = metrics[metrics[column] == value]
     if metrics.empty:
         raise DataError(f"no metrics rows match {dict(where or {})}")
     duplicated = metrics.duplicated(_KEY)
-    if duplicated.any():
+    if unique and duplicated.any():
         varied = [c for c in metrics.columns if c not in _KEY and metrics[c].dtype.kind in "biuf"
                   and metrics.loc[metrics.duplicated(_KEY, keep=False), c].nunique() > 1
                   and c not in ("accuracy", "error", "log_loss", "train_seconds", "test_seconds",
@@ -128,11 +135,14 @@ def dataset_summary(metrics: pd.DataFrame, value: str = "error", *, where: Mappi
 
 
 def _cv_seconds(rows: pd.DataFrame) -> pd.DataFrame:
-    """Train + test seconds summed over the folds of each repeat, then averaged over repeats."""
+    """Seconds (train + test) of one cross-validation run: the mean per fold times the number of folds,
+    per data set and classifier (over any conditions present in ``rows``)."""
     seconds = rows.get("train_seconds", 0.0) + rows.get("test_seconds", 0.0)
-    per_run = rows.assign(_seconds=seconds).groupby(["dataset", "classifier", "repeat"], sort=False,
-                                                    observed=True)["_seconds"].sum()
-    table = per_run.groupby(["dataset", "classifier"], sort=False, observed=True).mean().unstack("classifier")
+    rows = rows.assign(_seconds=seconds)
+    per_fold = rows.groupby(["dataset", "classifier"], sort=False, observed=True)["_seconds"].mean()
+    n_folds = rows.groupby("dataset", sort=False, observed=True)["fold"].nunique()
+    per_run = per_fold * n_folds.reindex(per_fold.index.get_level_values("dataset")).to_numpy()
+    table = per_run.unstack("classifier")
     return table.reindex(index=_dataset_order(rows), columns=classifier_order(rows))
 
 
@@ -157,8 +167,9 @@ def error_table(metrics: pd.DataFrame, *, where: Mapping | None = None) -> pd.Da
 
 
 def time_table(metrics: pd.DataFrame, *, where: Mapping | None = None) -> pd.DataFrame:
-    """Mean train and test seconds per fold, and seconds per CV run, for each classifier."""
-    rows = select(metrics, where)
+    """Mean train and test seconds per fold, and seconds per CV run, for each classifier (averaged over
+    data sets and over every condition in the frame unless ``where`` selects one)."""
+    rows = select(metrics, where, unique=False)
     out = pd.DataFrame(index=pd.Index(classifier_order(rows), name="classifier"))
     for column in ("train_seconds", "test_seconds"):
         if column in rows.columns:

@@ -116,7 +116,9 @@ def _brute_force_signed_rank(d):
         for m in range(i, j + 1):
             ranks[order[m]] = (i + j) / 2 + 1
         i = j + 1
-    return sum(r for r, x in zip(ranks, d) if x > 0), sum(r for r, x in zip(ranks, d) if x < 0), ranks, d
+    r_plus = sum(r for r, x in zip(ranks, d, strict=True) if x > 0)
+    r_minus = sum(r for r, x in zip(ranks, d, strict=True) if x < 0)
+    return r_plus, r_minus, ranks, d
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -133,7 +135,8 @@ def test_wilcoxon_exact_matches_scipy_and_enumeration(seed, alternative):
     r_plus, r_minus, ranks, _ = _brute_force_signed_rank(list(a - b))
     assert (ours.r_plus, ours.r_minus) == pytest.approx((r_plus, r_minus))
     # Enumerating all 2**11 sign patterns gives the same one-sided tail.
-    sums = [sum(r for r, s in zip(ranks, signs) if s) for signs in product((0, 1), repeat=len(ranks))]
+    sums = [sum(r for r, s in zip(ranks, signs, strict=True) if s)
+            for signs in product((0, 1), repeat=len(ranks))]
     p_ge = np.mean([s >= r_plus for s in sums])
     if alternative == "greater":
         assert ours.p_value == pytest.approx(p_ge)
@@ -336,7 +339,8 @@ def test_nemenyi_p_values_against_direct_formula():
         assert result.p_values.loc[i, j] == pytest.approx(expected, rel=1e-9, abs=1e-12)
     # p < alpha exactly when the rank difference exceeds the CD.
     significant = result.p_values.to_numpy() < 0.05
-    np.testing.assert_array_equal(significant, result.rank_differences.to_numpy() > result.critical_difference)
+    beyond_cd = result.rank_differences.to_numpy() > result.critical_difference
+    np.testing.assert_array_equal(significant, beyond_cd)
 
 
 def test_pairwise_z_tests_order_and_thresholds():
@@ -409,8 +413,8 @@ def test_wld_table_counts_and_sign_test():
     table = stats.wld_table(metrics, "aode", precision=2, where={"noise": 0.0})
     errors = stats.dataset_scores(metrics, "error", where={"noise": 0.0}) * 100
     for other in ("nb", "tan"):
-        wins = sum(round(x, 2) < round(y, 2) for x, y in zip(errors["aode"], errors[other]))
-        losses = sum(round(x, 2) > round(y, 2) for x, y in zip(errors["aode"], errors[other]))
+        wins = sum(round(x, 2) < round(y, 2) for x, y in zip(errors["aode"], errors[other], strict=True))
+        losses = sum(round(x, 2) > round(y, 2) for x, y in zip(errors["aode"], errors[other], strict=True))
         assert (table.loc[other, "win"], table.loc[other, "loss"]) == (wins, losses)
         assert table.loc[other, "draw"] == 5 - wins - losses
         n = wins + losses
@@ -463,5 +467,6 @@ def test_vary_table_and_console_summary():
     assert lines[0].split() == ["dataset", "noise", "nb", "tan", "aode"]
     assert len(lines) == 2 + 5 * 2 + 1
     assert len({len(line) for line in lines[:-1]}) == 1  # fixed width
-    nb = metrics[(metrics.dataset == "d1") & (metrics.noise == 0.0) & (metrics.classifier == "nb")].error * 100
+    cell = (metrics.dataset == "d1") & (metrics.noise == 0.0) & (metrics.classifier == "nb")
+    nb = metrics[cell].error * 100
     assert f"{nb.mean():.2f} +- {nb.std():.2f}" in lines[2]

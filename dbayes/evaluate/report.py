@@ -31,7 +31,6 @@ from dbayes.evaluate import plots
 from dbayes.evaluate.stats import (
     check_metrics,
     classifier_order,
-    critical_difference,
     dataset_scores,
     dataset_summary,
     format_summary,
@@ -104,6 +103,8 @@ def load_metrics(path: str | Path) -> pd.DataFrame:
 def _p(p: float) -> str:
     if p is None or (isinstance(p, float) and np.isnan(p)):
         return "-"
+    if p == 0.0:
+        return "0"
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
@@ -137,7 +138,7 @@ def _conditions(metrics: pd.DataFrame, vary: Sequence[str]) -> list[dict]:
     columns = ["noise"] + [v for v in vary if v != "noise"]
     combos = metrics[columns].drop_duplicates()
     combos = combos.sort_values(columns, kind="mergesort", na_position="first")
-    return [dict(zip(columns, row)) for row in combos.itertuples(index=False)]
+    return [dict(zip(columns, row, strict=True)) for row in combos.itertuples(index=False)]
 
 
 def _select_condition(metrics: pd.DataFrame, condition: dict) -> pd.DataFrame:
@@ -166,9 +167,9 @@ def _error_table(rows: pd.DataFrame, section: str, decimals: int) -> ReportTable
     best = means.min(axis=1)
     bold = means.apply(lambda col: np.isclose(col, best) & col.notna())
     means.index.name = text.index.name = "dataset"
-    return ReportTable("error", "Error (%) per data set", "Mean error in percent over folds x repeats "
-                       f"{PLUS_MINUS} standard deviation; the Mean row averages the data sets ({PLUS_MINUS} sd "
-                       "over data sets). Best per row in bold.", means, text, bold, section)
+    caption = (f"Mean error in percent over folds x repeats {PLUS_MINUS} standard deviation; the Mean row "
+               f"averages the data sets ({PLUS_MINUS} sd over data sets). Best per row in bold.")
+    return ReportTable("error", "Error (%) per data set", caption, means, text, bold, section)
 
 
 def _wld(rows: pd.DataFrame, baseline: str, precision: int, section: str) -> ReportTable:
@@ -285,9 +286,12 @@ def _build(metrics, *, baseline, precision, alpha, test, vary, decimals):
             tables.extend(more)
             cd_inputs.append((section, condition, cd_input))
     times = time_table(metrics)
+    times_text = times.map(_seconds).rename(columns={"train_seconds_per_fold": "train s / fold",
+                                                     "test_seconds_per_fold": "test s / fold",
+                                                     "seconds_per_cv_run": "s / CV run"})
     tables.append(ReportTable("time", "Time per classifier", "Seconds, averaged over data sets, conditions, "
-                              "folds and repeats; a CV run is all folds of one repeat.", times,
-                              times.map(_seconds), None, "Overall"))
+                              "folds and repeats; a CV run is all folds of one repeat (train + test).",
+                              times, times_text, None, "Overall"))
     if metrics["noise"].nunique() > 1:
         tables.extend(_noise_tables(metrics, decimals))
     return metrics, baseline, varied, tables, cd_inputs
@@ -299,8 +303,8 @@ def _noise_tables(metrics: pd.DataFrame, decimals: int) -> list[ReportTable]:
     acc = accuracy_table(metrics)
     levels = list(acc.columns.get_level_values(0).unique())
     text = pd.DataFrame({f"noise {lv:g}": [f"{m:.{decimals}f} ({_num(s, decimals)})" for m, s in
-                                          zip(acc[(lv, "mean")], acc[(lv, "sd")])] for lv in levels},
-                        index=acc.index)
+                                          zip(acc[(lv, "mean")], acc[(lv, "sd")], strict=True)]
+                         for lv in levels}, index=acc.index)
     means = pd.DataFrame({f"noise {lv:g}": acc[(lv, "mean")] for lv in levels}, index=acc.index)
     out = [ReportTable("accuracy_by_noise", "Accuracy per noise level", "Mean accuracy (%) over data sets "
                        "and, in parentheses, its standard deviation over data sets, per classifier and noise "
@@ -363,16 +367,17 @@ def _figures(metrics, varied, cd_inputs) -> list[ReportFigure]:
     for section, condition, (ranks, cd, alpha) in cd_inputs:
         title = f"Nemenyi, alpha = {alpha}" + (f" ({section})" if section else "")
         fig = plots.cd_diagram(ranks, cd, cliques=nemenyi_cliques(ranks, cd), title=title)
-        figures.append(ReportFigure(f"cd_{_slug(condition)}.png", "Critical-difference diagram",
-                                    "Average accuracy ranks (1 = best, at the right); classifiers joined by a "
-                                    f"thick bar are not significantly different (Nemenyi, alpha = {alpha}, "
-                                    f"CD = {cd:.3f}).", plots.figure_png(fig), section))
+        caption = ("Average accuracy ranks (1 = best, at the right); classifiers joined by a thick bar are "
+                   f"not significantly different (Nemenyi, alpha = {alpha}, CD = {cd:.3f}).")
+        figures.append(ReportFigure(f"cd_{_slug(condition)}.png", "Critical-difference diagram", caption,
+                                    plots.figure_png(fig), section))
     for column in varied:
         acc = vary_table(metrics, column, "accuracy") * 100.0
         fig = plots.line_plot(acc, ylabel="accuracy (%)", xlabel=column,
                               title=f"Accuracy against {column}")
         figures.append(ReportFigure(f"accuracy_vs_{column}.png", f"Accuracy against {column}",
-                                    f"Mean accuracy over data sets (of the per-data-set means) at each {column}.",
+                                    "Mean accuracy over data sets (of the per-data-set means) at each "
+                                    f"{column}.",
                                     plots.figure_png(fig), "Overall"))
         seconds = metrics.assign(seconds=metrics.get("train_seconds", 0.0) + metrics.get("test_seconds", 0.0))
         times = vary_table(seconds, column, "seconds")
@@ -453,7 +458,7 @@ th, td { padding: .25em .7em; border-bottom: 1px solid #ddd; text-align: right; 
 th { background: #f0f0f0; border-bottom: 2px solid #888; }
 td:first-child, th:first-child { text-align: left; }
 tr:hover td { background: #fafaf0; }
-p.caption { font-size: .9em; color: #555; max-width: 60em; margin-top: .2em; }
+.caption { font-size: .9em; color: #555; max-width: 60em; margin-top: .2em; }
 .note { background: #fff6d5; border-left: 4px solid #e0b000; padding: .5em 1em; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 """

@@ -127,18 +127,18 @@ def sign_test(wins: int, losses: int, draws: int = 0, *, alternative: str = "two
     _check_alternative(alternative)
     if min(wins, losses, draws) < 0:
         raise DbayesError("win, loss and draw counts must be non-negative")
-    w, l = int(wins), int(losses)
+    n_wins, n_losses = int(wins), int(losses)
     if draws_mode == "split":
-        w += draws // 2
-        l += draws // 2
+        n_wins += draws // 2
+        n_losses += draws // 2
     elif draws_mode != "ignore":
         raise DbayesError(f"draws_mode must be 'ignore' or 'split', got {draws_mode!r}")
-    n = w + l
+    n = n_wins + n_losses
     if n == 0:
         p = 1.0
     else:
-        p_ge = float(_st.binom.sf(w - 1, n, 0.5))
-        p_le = float(_st.binom.cdf(w, n, 0.5))
+        p_ge = float(_st.binom.sf(n_wins - 1, n, 0.5))
+        p_le = float(_st.binom.cdf(n_wins, n, 0.5))
         p = {"greater": p_ge, "less": p_le, "two-sided": min(1.0, 2.0 * min(p_ge, p_le))}[alternative]
     return SignTestResult(int(wins), int(losses), int(draws), n, p, alternative)
 

@@ -253,7 +253,8 @@ def nemenyi_table(metrics: pd.DataFrame, *, where: Mapping | None = None, alpha:
     scores = dataset_scores(metrics, "accuracy", where=where)
     nemenyi = nemenyi_test(scores, alpha=alpha)
     table = pairwise_z_tests(nemenyi.average_ranks, nemenyi.n_datasets, alpha=alpha)
-    table["p_nemenyi"] = [nemenyi.p_values.loc[a, b] for a, b in zip(table["first"], table["second"])]
+    pairs = zip(table["first"], table["second"], strict=True)
+    table["p_nemenyi"] = [nemenyi.p_values.loc[a, b] for a, b in pairs]
     return table
 
 
@@ -361,8 +362,8 @@ def format_summary(metrics: pd.DataFrame, value: str = "error", *, percent: bool
             lines.append([str(dataset)] + ([f"{noise:g}"] if len(noises) > 1 else []) + cells)
     widths = [max(len(row[i]) for row in [header] + lines) for i in range(len(header))]
     fmt = [lambda s, w=w: s.ljust(w) for w in widths[:1]] + [lambda s, w=w: s.rjust(w) for w in widths[1:]]
-    text = ["  ".join(f(c) for f, c in zip(fmt, header)), "  ".join("-" * w for w in widths)]
-    text += ["  ".join(f(c) for f, c in zip(fmt, row)) for row in lines]
+    text = ["  ".join(f(c) for f, c in zip(fmt, header, strict=True)), "  ".join("-" * w for w in widths)]
+    text += ["  ".join(f(c) for f, c in zip(fmt, row, strict=True)) for row in lines]
     unit = " (%)" if percent else ""
     text.append(f"{value}{unit}: mean +- sd over folds x repeats; * best per row")
     return "\n".join(text)

@@ -162,8 +162,11 @@ def _error_table(rows: pd.DataFrame, section: str, decimals: int) -> ReportTable
     sds.loc["Mean"] = means.drop(index="Mean").std(axis=0, ddof=1)
     text = pd.DataFrame("-", index=means.index, columns=names)
     for i, j in itertools.product(means.index, names):
-        if not np.isnan(means.at[i, j]):
-            text.at[i, j] = f"{means.at[i, j]:.{decimals}f} {PLUS_MINUS} {_num(sds.at[i, j], decimals)}"
+        if np.isnan(means.at[i, j]):
+            continue
+        text.at[i, j] = f"{means.at[i, j]:.{decimals}f}"
+        if not np.isnan(sds.at[i, j]):  # no sd from a single fold
+            text.at[i, j] += f" {PLUS_MINUS} {sds.at[i, j]:.{decimals}f}"
     best = means.min(axis=1)
     bold = means.apply(lambda col: np.isclose(col, best) & col.notna())
     means.index.name = text.index.name = "dataset"
@@ -224,7 +227,9 @@ def _friedman_tables(rows: pd.DataFrame, baseline: str, alpha: float, section: s
     tables.append(ReportTable(
         "pairs", "Pairwise comparisons", "Unadjusted two-tailed z-test p-values of every pair (as in the "
         "tables of Garcia and Herrera 2008): Nemenyi rejects p <= alpha / m with m = k(k-1)/2 pairs; the "
-        f"last column is the studentized-range Nemenyi p-value. Bold: rejected at alpha = {alpha}.",
+        "last column is the studentized-range Nemenyi p-value (that of the p-value matrix and the CD "
+        "diagram; the alpha / m rule is the more conservative of the two, so they can disagree near the "
+        f"threshold). Bold: rejected by p <= alpha / m at alpha = {alpha}.",
         pairs.set_index("i"), pairs_text.set_index("i"),
         pd.DataFrame({c: pairs["nemenyi_reject"].to_numpy() for c in pairs_text.columns if c != "i"},
                      index=pairs_text["i"]), section))

@@ -98,6 +98,8 @@ def test_summary_tables_content_and_order():
         st_.dataset_scores(metrics, "error").loc["iris", "tan"] * 100)
     nemenyi = _table(tables, "nemenyi")
     pd.testing.assert_frame_equal(nemenyi.frame, st_.nemenyi_test(st_.dataset_scores(metrics)).p_values)
+    text = report.render_text(tables)
+    assert "Win/loss/draw of nb (sign test)" in text and "Nemenyi p-values" in text
     paired = report.summary_tables(metrics, test="paired")
     assert "paired t-test over the folds" in _table(paired, "ttest").caption
 

@@ -47,7 +47,7 @@ from dbayes.evaluate.stats import (
 )
 
 __all__ = ["ReportTable", "ReportFigure", "ReportPaths", "load_metrics", "summary_tables", "write_report",
-           "print_summary", "render_markdown", "render_html"]
+           "print_summary", "render_text", "render_markdown", "render_html"]
 
 PLUS_MINUS = "\u00b1"
 
@@ -358,6 +358,17 @@ def summary_tables(metrics: pd.DataFrame, *, baseline: str | None = None, precis
     """
     return _build(metrics, baseline=baseline, precision=precision, alpha=alpha, test=test, vary=vary,
                   decimals=decimals)[3]
+
+
+def render_text(tables: Sequence[ReportTable]) -> str:
+    """The tables of :func:`summary_tables` as plain text for the console (title, cells, caption)."""
+    blocks = []
+    for table in tables:
+        heading = f"{table.title}" + (f" [{table.section}]" if table.section else "")
+        text = table.text.copy()
+        text.columns = _flat(text.columns)
+        blocks.append(f"{heading}\n{'=' * len(heading)}\n{text.to_string()}\n({table.caption})")
+    return "\n\n".join(blocks)
 
 
 def print_summary(metrics: pd.DataFrame, *, value: str = "error", file=None) -> None:

@@ -123,6 +123,11 @@ def sign_test(wins: int, losses: int, draws: int = 0, *, alternative: str = "two
     -------
     SignTestResult
         With ``n = 0`` (all draws) the p-value is 1.
+
+    Examples
+    --------
+    >>> round(sign_test(12, 3, alternative="greater").p_value, 4)  # P(W >= 12), W ~ Bin(15, 1/2)
+    0.0176
     """
     _check_alternative(alternative)
     if min(wins, losses, draws) < 0:

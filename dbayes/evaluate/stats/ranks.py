@@ -110,6 +110,14 @@ def friedman_test(scores, *, higher_is_better: bool = True, names=None,
     FriedmanResult
         Boundary cases: chi2_F = 0 gives p = 1 and F_F = 0; chi2_F = N(k-1) (every data set ranks the
         classifiers identically and the F_F denominator vanishes) gives F_F = inf and its p-value 0.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> acc = pd.DataFrame({"a": [0.80, 0.71, 0.93], "b": [0.82, 0.70, 0.95], "c": [0.85, 0.75, 0.96]})
+    >>> result = friedman_test(acc)
+    >>> result.average_ranks.round(3).tolist(), round(result.statistic, 3)
+    ([2.667, 2.333, 1.0], 4.667)
     """
     ranks = rank_scores(scores, higher_is_better=higher_is_better, names=names)
     n, k = ranks.shape

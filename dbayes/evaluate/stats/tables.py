@@ -356,9 +356,9 @@ def format_summary(metrics: pd.DataFrame, value: str = "error", *, percent: bool
                     cells.append("-")
                     continue
                 mean, sd = part.at[name, "mean"] * scale, part.at[name, "std"] * scale
-                sd_text = "nan" if np.isnan(sd) else f"{sd:.{decimals}f}"
                 mark = "*" if np.isclose(mean, best) else " "
-                cells.append(f"{mean:.{decimals}f} +- {sd_text}{mark}")
+                sd_text = "" if np.isnan(sd) else f" +- {sd:.{decimals}f}"  # no sd from a single fold
+                cells.append(f"{mean:.{decimals}f}{sd_text}{mark}")
             lines.append([str(dataset)] + ([f"{noise:g}"] if len(noises) > 1 else []) + cells)
     widths = [max(len(row[i]) for row in [header] + lines) for i in range(len(header))]
     fmt = [lambda s, w=w: s.ljust(w) for w in widths[:1]] + [lambda s, w=w: s.rjust(w) for w in widths[1:]]

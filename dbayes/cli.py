@@ -17,9 +17,10 @@ __all__ = ["main"]
 
 
 def _summary(metrics) -> str:
-    from dbayes.evaluate.summary import error_summary
+    """The run's summary: the paper-style tables of ``dbayes.evaluate.report`` as text."""
+    from dbayes.evaluate.report import render_text, summary_tables
 
-    return error_summary(metrics)
+    return render_text(summary_tables(metrics))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -31,9 +32,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     with runtime(args.scheduler, n_workers=args.workers) as rt:
         if rt.dashboard:
             print(f"Dask dashboard: {rt.dashboard}", file=sys.stderr)
-        print(f"job {job.name}: {len(job.datasets)} dataset(s) x {len(job.classifiers)} classifier(s), "
-              f"{job.repeats} x {job.folds}-fold CV, noise {list(job.noise)}, scheduler {rt.scheduler}, "
-              f"results in {out}", file=sys.stderr)
         result = run_job(job, out, rt)
     if result.units_skipped:
         print(f"{result.units_skipped} unit(s) already done were skipped", file=sys.stderr)
@@ -142,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except DbayesError as exc:
-        print(f"dbayes: error: {exc}", file=sys.stderr)
+        print(f"dbayes: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt:
         print("dbayes: interrupted; finished units are kept, rerun the same command to resume", file=sys.stderr)

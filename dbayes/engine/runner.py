@@ -71,6 +71,10 @@ def run_job(
         from dbayes.errors import JobError
 
         raise JobError(f"{job.source}: two datasets share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}")
+    say(
+        f"job {job.name}: {len(datasets)} dataset(s) x {len(job.classifiers)} classifier(s), {job.repeats} x "
+        f"{job.folds}-fold CV, noise {list(job.noise)}, scheduler {rt.scheduler if rt else 'default'}, results in {out}"
+    )
     store = ResultStore(out)
     store.prepare()
     n_units = len(datasets) * len(job.noise) * job.repeats * len(job.classifiers) * job.folds

@@ -67,6 +67,9 @@ class Model:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
 
+    def check_params(self) -> None:
+        """Raise :class:`JobError` naming the parameter when a value is not valid (called before any work)."""
+
     # -- fitting and scoring --------------------------------------------------------------------------------
     def fit(self, tables: CountTables, train: TrainingRows | None = None) -> Model:
         raise NotImplementedError

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from dbayes.counts import CountTables
+from dbayes.errors import JobError
 from dbayes.models.base import Model, TrainingRows, attribute_factors
 
 __all__ = ["NaiveBayes", "laplace_log_prior", "laplace_log_cpt"]
@@ -62,7 +63,12 @@ class NaiveBayes(Model):
     def __init__(self, *, alpha: float = 1.0):
         self.alpha = alpha
 
+    def check_params(self) -> None:
+        if not self.alpha > 0:
+            raise JobError(f"nb: alpha must be positive, got {self.alpha!r}")
+
     def fit(self, tables: CountTables, train: TrainingRows | None = None) -> NaiveBayes:
+        self.check_params()
         self.class_log_prior_ = laplace_log_prior(tables.class_counts, self.alpha)
         self.feature_log_prob_ = [laplace_log_cpt(tables.attr(i), self.alpha) for i in range(len(tables.cards))]
         self._set_fitted(tables)

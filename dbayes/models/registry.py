@@ -36,4 +36,9 @@ def make_model(name: str, **params) -> Model:
             f"classifier {name!r} has no parameter {', '.join(map(repr, unknown))} "
             f"(parameters: {', '.join(valid) or 'none'})"
         )
-    return cls(**params)
+    try:
+        model = cls(**params)
+    except TypeError as exc:
+        raise JobError(f"classifier {name!r}: {exc}") from None
+    model.check_params()
+    return model

@@ -238,9 +238,16 @@ class TAN(Model):
         self.n0 = n0
         self.alpha = alpha
 
-    def fit(self, tables: CountTables, train: TrainingRows | None = None) -> TAN:
+    def check_params(self) -> None:
         if self.smoothing not in SMOOTHINGS:
             raise JobError(f"tan: smoothing must be one of {', '.join(SMOOTHINGS)}, got {self.smoothing!r}")
+        if not (isinstance(self.n0, int | float) and self.n0 >= 0):
+            raise JobError(f"tan: n0 must be a number >= 0, got {self.n0!r}")
+        if not (isinstance(self.alpha, int | float) and self.alpha > 0):
+            raise JobError(f"tan: alpha must be a positive number, got {self.alpha!r}")
+
+    def fit(self, tables: CountTables, train: TrainingRows | None = None) -> TAN:
+        self.check_params()
         d = len(tables.cards)
         if self.smoothing == "weka":
             tables, modes = mode_replaced(tables)

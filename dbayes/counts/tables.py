@@ -69,6 +69,41 @@ class TableLayout:
         pair_cells = (np.sum(s) ** 2 - np.sum(s**2)) // 2
         return base + self.n_classes * int(pair_cells)
 
+    @cached_property
+    def pair_list(self) -> np.ndarray:
+        """``(P, 2)`` attribute pairs ``(i, j)``, ``i < j``, in storage order."""
+        d = self.n_attributes
+        return np.array([(i, j) for i in range(d) for j in range(i + 1, d)], dtype=np.int64).reshape(-1, 2)
+
+    @cached_property
+    def pair_cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For every cell of the pair region, in storage order: its pair number and its (c, a, b) indices.
+
+        Lets per-pair statistics be computed for all pairs at once (``np.bincount`` over pair numbers)
+        instead of a Python loop over d(d-1)/2 pairs.
+        """
+        pl = self.pair_list
+        if not self.pairs or len(pl) == 0:
+            e = np.empty(0, dtype=np.int64)
+            return e, e, e, e
+        si = self.slots[pl[:, 0]]
+        sj = self.slots[pl[:, 1]]
+        sizes = self.n_classes * si * sj
+        pid = np.repeat(np.arange(len(pl)), sizes)
+        local = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        sjc = sj[pid]
+        b = local % sjc
+        rest = local // sjc
+        sic = si[pid]
+        a = rest % sic
+        c = rest // sic
+        return pid, c, a, b
+
+    @property
+    def pair_start(self) -> int:
+        """Offset of the first pair table in the flat vector."""
+        return self.n_classes + int((self.n_classes * self.slots).sum())
+
     def empty(self, n_folds: int | None = None) -> np.ndarray:
         shape = (self.size,) if n_folds is None else (n_folds, self.size)
         return np.zeros(shape, dtype=np.int64)
@@ -174,20 +209,32 @@ class CountTables:
         """Merge value slots: ``maps[i][old_slot] = new_slot`` (None keeps attribute i as it is).
 
         Used to turn tables counted on the finest common bins of all folds into the tables of one fold's own
-        discretization (the fold's cut points are a subset of the common ones). Missing must map to missing.
+        discretization (the fold's cut points are a subset of the common ones), and to move missing values
+        into a mode. Every cell moves by one vectorised index computation; sums stay exact int64.
         """
-        lay = TableLayout(self.layout.n_classes, cards, self.layout.pairs)
-        out = CountTables(lay)
-        out.class_counts[:] = self.class_counts
+        old = self.layout
+        lay = TableLayout(old.n_classes, cards, old.pairs)
         full = [
-            np.arange(s) if m is None else np.asarray(m, dtype=np.int64)
-            for m, s in zip(maps, self.layout.slots, strict=True)
+            np.arange(s, dtype=np.int64) if m is None else np.asarray(m, dtype=np.int64)
+            for m, s in zip(maps, old.slots, strict=True)
         ]
-        onehot = [np.eye(int(lay.slots[i]), dtype=np.int64)[full[i]] for i in range(len(cards))]
+        out = lay.empty()
+        C = old.n_classes
+        out[:C] = self.class_counts
         for i in range(len(cards)):
-            out.attr(i)[:] = self.attr(i) @ onehot[i]
-        if lay.pairs:
-            for i in range(len(cards)):
-                for j in range(i + 1, len(cards)):
-                    out.pair(i, j)[:] = onehot[i].T @ self.pair(i, j) @ onehot[j]
-        return out
+            si, ti = int(old.slots[i]), int(lay.slots[i])
+            src = self.attr(i)
+            dst = out[lay.attr_offsets[i] : lay.attr_offsets[i] + C * ti].reshape(C, ti)
+            for a in range(si):
+                dst[:, full[i][a]] += src[:, a]
+        if lay.pairs and len(old.pair_list):
+            pid, c, a, b = old.pair_cells
+            pl = old.pair_list
+            i, j = pl[pid, 0], pl[pid, 1]
+            moff = np.concatenate([[0], np.cumsum(old.slots)[:-1]])
+            flat_map = np.concatenate(full)
+            na = flat_map[moff[i] + a]
+            nb = flat_map[moff[j] + b]
+            new_index = lay.pair_offsets[pl[:, 0], pl[:, 1]][pid] + (c * lay.slots[i] + na) * lay.slots[j] + nb
+            np.add.at(out, new_index, self.values[old.pair_start :])
+        return CountTables(lay, out)

@@ -51,27 +51,47 @@ SMOOTHINGS = ("friedman", "weka")
 
 
 # -- structure ------------------------------------------------------------------------------------------------
+def _known_pair_cells(tables: CountTables):
+    """Pair-region cells whose two values are both known: pair number, (c, a, b), count."""
+    lay = tables.layout
+    pid, c, a, b = lay.pair_cells
+    pl = lay.pair_list
+    cards = np.asarray(lay.cards)
+    known = (a < cards[pl[pid, 0]]) & (b < cards[pl[pid, 1]])
+    n = tables.values[lay.pair_start :].astype(np.float64)
+    return pid[known], c[known], a[known], b[known], n[known]
+
+
+def _group_sum(keys: list[np.ndarray], shape: tuple[int, ...], weights: np.ndarray) -> np.ndarray:
+    flat = np.ravel_multi_index(keys, shape)
+    return np.bincount(flat, weights=weights, minlength=int(np.prod(shape)))[flat]
+
+
 def conditional_mutual_information(tables: CountTables) -> np.ndarray:
-    """``(d, d)`` symmetric matrix of I(A_i; A_j | C) (eq. 7) from the rows where both values are known."""
-    d = len(tables.cards)
+    """``(d, d)`` symmetric matrix of I(A_i; A_j | C) (eq. 7) from the rows where both values are known.
+
+    Computed for all pairs at once over the flat pair tables.
+    """
+    lay = tables.layout
+    d = len(lay.cards)
     W = np.zeros((d, d))
-    for i in range(d):
-        for j in range(i + 1, d):
-            W[i, j] = W[j, i] = _cmi(tables.pair(i, j)[:, :-1, :-1])
+    if d < 2:
+        return W
+    pid, c, a, b, n = _known_pair_cells(tables)
+    P, C, S = len(lay.pair_list), lay.n_classes, int(lay.slots.max())
+    total = np.bincount(pid, weights=n, minlength=P)
+    n_c = _group_sum([pid, c], (P, C), n)
+    n_ca = _group_sum([pid, c, a], (P, C, S), n)
+    n_cb = _group_sum([pid, c, b], (P, C, S), n)
+    pos = n > 0
+    terms = np.zeros_like(n)
+    terms[pos] = n[pos] * (np.log(n[pos]) + np.log(n_c[pos]) - np.log(n_ca[pos]) - np.log(n_cb[pos]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cmi = np.where(total > 0, np.bincount(pid, weights=terms, minlength=P) / total, 0.0)
+    pl = lay.pair_list
+    W[pl[:, 0], pl[:, 1]] = cmi
+    W[pl[:, 1], pl[:, 0]] = cmi
     return W
-
-
-def _cmi(n_cij: np.ndarray) -> float:
-    n = n_cij.astype(np.float64)
-    total = n.sum()
-    if total == 0:
-        return 0.0
-    n_c = n.sum(axis=(1, 2), keepdims=True)
-    n_ci = n.sum(axis=2, keepdims=True)
-    n_cj = n.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = n * (np.log(n) + np.log(n_c) - np.log(n_ci) - np.log(n_cj))
-    return float(np.nansum(np.where(n > 0, terms, 0.0)) / total)
 
 
 def maximum_spanning_tree(W: np.ndarray) -> list[tuple[int, int]]:
@@ -149,41 +169,62 @@ def _bayes_score(counts: np.ndarray, alpha: float) -> float:
 
 
 def weka_tan_parents(tables: CountTables, alpha: float = 0.5) -> np.ndarray:
-    """Parents found by Weka 3.6's ``search.local.TAN`` on mode-replaced tables (class not counted)."""
-    d = len(tables.cards)
+    """Parents found by Weka 3.6's ``search.local.TAN`` on mode-replaced tables (class not counted).
+
+    ``delta[h, t]`` is the gain of node h's local BAYES score when t joins the class as its parent; the tree is
+    grown from the best link by always adding the best link between a linked and an unlinked node (ties: the
+    first in Weka's scan order, which ``argmax`` over the row-major matrix reproduces), then directed as Weka
+    does.
+    """
+    lay = tables.layout
+    d = len(lay.cards)
     parent = np.full(d, -1, dtype=np.int64)
     if d < 2:
         return parent
+    C = lay.n_classes
+    V = np.asarray(lay.cards, dtype=np.float64)
     base = np.array([_bayes_score(tables.attr(i)[:, :-1], alpha) for i in range(d)])
-    delta = np.empty((d, d))
-    for head in range(d):
-        for tail in range(d):
-            if head != tail:
-                # node `head` with parents (class, tail): configurations (c, v_tail), values of head
-                n = tables.pair(tail, head)[:, :-1, :-1]
-                delta[head, tail] = _bayes_score(n, alpha) - base[head]
+    # score of node h with parents (class, t) = sum over cells lnG(a + N) - sum over (c, v_t) lnG(a V_h + N_{c,v_t})
+    #                                          + C V_t (lnG(V_h a) - V_h lnG(a))
+    pid, c, a, b, n = _known_pair_cells(tables)
+    pl = lay.pair_list
+    P, S = len(pl), int(lay.slots.max())
+    cell_sum = np.bincount(pid, weights=gammaln(alpha + n), minlength=P)
+    # all (pair, c, value) configurations, including those with no rows (N = 0)
+    n_ca = np.bincount(np.ravel_multi_index([pid, c, a], (P, C, S)), weights=n, minlength=P * C * S).reshape(P, C, S)
+    n_cb = np.bincount(np.ravel_multi_index([pid, c, b], (P, C, S)), weights=n, minlength=P * C * S).reshape(P, C, S)
+    i, j = pl[:, 0], pl[:, 1]
+    valid_a = np.arange(S)[None, :] < V[i][:, None]  # (P, S)
+    valid_b = np.arange(S)[None, :] < V[j][:, None]
+    # head j, tail i: configurations (c, a), values b
+    g_j = np.where(valid_a[:, None, :], gammaln(alpha * V[j][:, None, None] + n_ca), 0.0).sum(axis=(1, 2))
+    g_i = np.where(valid_b[:, None, :], gammaln(alpha * V[i][:, None, None] + n_cb), 0.0).sum(axis=(1, 2))
+    const = gammaln(V * alpha) - V * gammaln(alpha)  # per head
+    delta = np.full((d, d), -np.inf)
+    delta[j, i] = cell_sum - g_j + C * V[i] * const[j] - base[j]
+    delta[i, j] = cell_sum - g_i + C * V[j] * const[i] - base[i]
+    # A one-valued head or tail leaves the score unchanged: Weka's sums then cancel to exactly 0.0, and so must
+    # ours, or the tie-breaking between such links would follow rounding noise.
+    single = V == 1
+    delta[single[:, None] | single[None, :]] = 0.0
+    np.fill_diagonal(delta, -np.inf)
     linked = np.zeros(d, dtype=bool)
     links = []
     for k in range(d - 1):
-        best, best_pair = 0.0, None
-        for n1 in range(d):
-            for n2 in range(d):
-                if n1 == n2:
-                    continue
-                if k > 0 and not (linked[n1] ^ linked[n2]):
-                    continue
-                if best_pair is None or delta[n1, n2] > best:
-                    best, best_pair = delta[n1, n2], (n2, n1)
-        links.append(best_pair)
-        linked[list(best_pair)] = True
+        cand = delta.copy()
+        if k > 0:
+            cand[~(linked[:, None] ^ linked[None, :])] = -np.inf
+        n1, n2 = np.unravel_index(int(np.argmax(cand)), cand.shape)
+        links.append((int(n2), int(n1)))  # Weka: link1 = n2, link2 = n1
+        linked[[n1, n2]] = True
     has_parent = np.zeros(d, dtype=bool)
-    for a, b in links:  # Weka: link1 = a, link2 = b
-        if not has_parent[a]:
-            parent[a] = b
-            has_parent[a] = True
+    for l1, l2 in links:
+        if not has_parent[l1]:
+            parent[l1] = l2
+            has_parent[l1] = True
         else:
-            parent[b] = a
-            has_parent[b] = True
+            parent[l2] = l1
+            has_parent[l2] = True
     return parent
 
 

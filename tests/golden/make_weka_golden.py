@@ -77,7 +77,7 @@ def synthetic_histograms(rng: np.random.Generator) -> list[tuple[np.ndarray, np.
     out = []
     for k in range(N_SYNTHETIC):
         n_classes = int(rng.integers(2, 5))
-        m = int(rng.integers(2, 14))
+        m = int(rng.integers(2, 30))
         values = np.sort(rng.choice(np.arange(-20, 40) / 4.0, size=m, replace=False))
         scale = int(rng.choice([1, 3, 20]))
         counts = rng.integers(0, 4, size=(m, n_classes)) * rng.integers(1, scale + 1, size=(m, 1))
@@ -88,6 +88,11 @@ def synthetic_histograms(rng: np.random.Generator) -> list[tuple[np.ndarray, np.
         if k % 7 == 0:  # pure blocks of one class: many exactly zero-entropy sides
             counts = np.zeros_like(counts)
             counts[np.arange(m), rng.integers(0, n_classes, size=m)] = rng.integers(1, 6, size=m)
+        if k % 3 == 2:  # many classes, one or two rows per value (as in spectrometer): exact entropy ties
+            n_classes = int(rng.integers(8, 49))
+            counts = np.zeros((m, n_classes), dtype=np.int64)
+            counts[np.arange(m), rng.integers(0, n_classes, size=m)] = 1
+            counts[np.arange(m), rng.integers(0, n_classes, size=m)] += rng.integers(0, 2, size=m)
         counts[counts.sum(axis=1) == 0, 0] = 1
         out.append((values, counts.astype(np.int64)))
     return out

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dbayes.data import discretize
 from dbayes.data.bundled import bundled_path
 from dbayes.data.discretize import (
     _ln,
@@ -61,7 +62,9 @@ def brute_force_mdl(values: list[float], counts: list[list[int]]) -> tuple[list[
     entropies within 1e-9, or the MDL test within 1e-9 of its threshold): there the order of floating
     point operations, not the mathematics, decides, and only the Weka golden tests can judge.
     """
-    rows = [(v, c) for v, row in zip(values, counts) for c, k in enumerate(row) for _ in range(k)]
+    rows = [
+        (v, c) for v, row in zip(values, counts, strict=True) for c, k in enumerate(row) for _ in range(k)
+    ]
     rows.sort()
     n_classes = len(counts[0]) if counts else 0
     close = False
@@ -211,6 +214,24 @@ def test_cut_points_equal_weka_on_synthetic_ties():
             assert equal_frequency_cut_points(values, counts.sum(axis=1), int(bins)).tolist() == weka_cuts
 
 
+@pytest.mark.weka
+def test_fast_path_falls_back_to_exact_logarithms(monkeypatch):
+    """mdl_cut_points decides with np.log and redoes close decisions with correctly rounded logarithms.
+
+    With a fast logarithm a few ulps off, Weka's cut points must still come out exactly (without the
+    fallback, this perturbation changes cuts of spectrometer and of the synthetic ties).
+    """
+    monkeypatch.setattr(discretize, "_FAST_LN", lambda x: np.log(x) * (1 + 2.0**-50))
+    df = pd.read_parquet(bundled_path("spectrometer"))
+    y, n_classes = class_codes(df)
+    for attr, weka in golden()["bundled"]["spectrometer"].items():
+        values, counts = value_histogram(df[attr].to_numpy(dtype=np.float64), y, n_classes)
+        assert mdl_cut_points(values, counts).tolist() == weka["mdl"], attr
+    for k, case in enumerate(golden()["synthetic"]):
+        got = mdl_cut_points(np.array(case["values"]), np.array(case["counts"], dtype=np.int64))
+        assert got.tolist() == case["mdl"], k
+
+
 def test_golden_provenance():
     prov = golden()["provenance"]
     assert prov["weka_version"].startswith("3.6")
@@ -276,7 +297,9 @@ def test_equal_frequency_matches_instance_loop():
 
 
 def test_equal_frequency_simple_cases():
-    np.testing.assert_array_equal(equal_frequency_cut_points(np.arange(8.0), np.full(8, 5), 4), [1.5, 3.5, 5.5])
+    np.testing.assert_array_equal(
+        equal_frequency_cut_points(np.arange(8.0), np.full(8, 5), 4), [1.5, 3.5, 5.5]
+    )
     assert equal_frequency_cut_points(np.arange(8.0), np.ones(8, dtype=np.int64), 1).size == 0
     assert equal_frequency_cut_points(np.array([3.0]), np.array([10]), 5).size == 0
     assert equal_frequency_cut_points(np.zeros(0), np.zeros(0, dtype=np.int64), 5).size == 0
@@ -328,7 +351,11 @@ def test_bin_labels():
     assert bin_labels(np.array([30.5, 45.5])) == ["'(-inf-30.5]'", "'(30.5-45.5]'", "'(45.5-inf)'"]
     assert bin_labels(np.array([])) == ["'All'"]
     assert bin_labels(np.array([-0.25])) == ["'(-inf--0.25]'", "'(-0.25-inf)'"]
-    assert bin_labels(np.array([1.23456789, 2.0000004])) == ["'(-inf-1.234568]'", "'(1.234568-2]'", "'(2-inf)'"]
+    assert bin_labels(np.array([1.23456789, 2.0000004])) == [
+        "'(-inf-1.234568]'",
+        "'(1.234568-2]'",
+        "'(2-inf)'",
+    ]
     assert bin_labels(np.array([-0.0000001, 0.0000004])) == ["'(-inf-0]'", "'(0-0]'", "'(0-inf)'"]
 
 
@@ -339,11 +366,13 @@ def test_bin_labels():
 
 def brute_force_histogram(x, y, n_classes):
     table: dict[float, list[int]] = {}
-    for v, c in zip(x.tolist(), y.tolist()):
+    for v, c in zip(x.tolist(), y.tolist(), strict=True):
         if not math.isnan(v):
             table.setdefault(v, [0] * n_classes)[c] += 1
     keys = sorted(table)
-    return np.array(keys, dtype=np.float64), np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, n_classes)
+    return np.array(keys, dtype=np.float64), np.array([table[k] for k in keys], dtype=np.int64).reshape(
+        -1, n_classes
+    )
 
 
 def test_value_histogram_matches_loop():

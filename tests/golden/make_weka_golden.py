@@ -67,7 +67,7 @@ def write_arff(df: pd.DataFrame, path: Path, name: str) -> list[str]:
             columns.append(["?" if pd.isna(v) else _quote(v) for v in s.astype(object)])
         else:
             columns.append(["?" if np.isnan(v) else repr(float(v)) for v in s.to_numpy(dtype=np.float64)])
-    lines += [",".join(row) for row in zip(*columns)]
+    lines += [",".join(row) for row in zip(*columns, strict=True)]
     path.write_text("\n".join(lines) + "\n")
     return numeric
 
@@ -175,18 +175,24 @@ def main() -> None:
             "weka_version": version,
             "java": java,
             "date": dt.date.today().isoformat(),
-            "mdl_filter": "weka.filters.supervised.attribute.Discretize -R first-last (class = last attribute)",
+            "mdl_filter": (
+                "weka.filters.supervised.attribute.Discretize -R first-last (class = last attribute)"
+            ),
             "ef_filter": "weka.filters.unsupervised.attribute.Discretize -F -B <bins> -R first-last",
             "ef_bins": list(EF_BINS),
-            "generator": "python tests/golden/make_weka_golden.py (drives tests/golden/WekaDiscretizeGolden.java)",
+            "generator": (
+                "python tests/golden/make_weka_golden.py (drives tests/golden/WekaDiscretizeGolden.java)"
+            ),
             "precision": "cut points are Weka's doubles, exact (read as raw bits, stored with repr)",
         },
         "bundled": bundled,
         "synthetic": synthetic,
     }
     OUT.write_text(json.dumps(golden, separators=(",", ":")) + "\n")
-    print(f"wrote {OUT} ({OUT.stat().st_size} bytes): {sum(map(len, bundled.values()))} bundled attributes "
-          f"in {len(bundled)} datasets, {len(synthetic)} synthetic histograms")
+    print(
+        f"wrote {OUT} ({OUT.stat().st_size} bytes): {sum(map(len, bundled.values()))} bundled attributes "
+        f"in {len(bundled)} datasets, {len(synthetic)} synthetic histograms"
+    )
 
 
 if __name__ == "__main__":

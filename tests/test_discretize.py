@@ -203,6 +203,21 @@ def test_cut_points_equal_weka_on_bundled_data(dataset):
 
 
 @pytest.mark.weka
+@pytest.mark.parametrize("dataset", sorted(json.loads(GOLDEN.read_text())["folds"]))
+def test_cut_points_equal_weka_on_training_folds(dataset):
+    """Weka discretizes inside each training fold: other row sets, other ties, the same cut points."""
+    df = pd.read_parquet(bundled_path(dataset))
+    folds = golden()["folds"][dataset]
+    for fold, attrs in folds.items():
+        # The generator's split: fold k of n holds the rows i with i * 7919 % n == k.
+        train = df.iloc[np.flatnonzero(np.arange(len(df)) * 7919 % len(folds) != int(fold))]
+        y, n_classes = class_codes(train)
+        for attr, weka_cuts in attrs.items():
+            values, counts = value_histogram(train[attr].to_numpy(dtype=np.float64), y, n_classes)
+            assert mdl_cut_points(values, counts).tolist() == weka_cuts, (dataset, fold, attr)
+
+
+@pytest.mark.weka
 def test_cut_points_equal_weka_on_synthetic_ties():
     """Histograms built to hold exactly tied candidate entropies: tie-breaking as in Weka."""
     cases = golden()["synthetic"]

@@ -24,10 +24,15 @@ precise, the paper:
   ``Delta = log2(3**k - 2) - (k*Ent(S) - k1*Ent(S1) - k2*Ent(S2))``;
 - a subset with fewer than two instances is not split; the left subset is split before the right one.
 
-The floating-point arithmetic follows Weka's own order of operations (``ContingencyTables.entropy`` and
-``entropyConditionedOnRows``, natural logarithms of ``n*ln(n)`` terms summed class by class, divided by
-``total*ln 2`` at the end), so that candidate cuts whose entropies are mathematically tied compare the
-same way as in Weka.
+Exact ties between candidate cuts are common (few rows, many classes: e.g. spectrometer) and Weka breaks
+them by whatever its floating-point sums give. To give the same cuts, the arithmetic follows Weka's order
+of operations (``ContingencyTables.entropy`` and ``entropyConditionedOnRows``: ``n ln n`` terms added
+class by class, row by row, divided by ``N ln 2`` at the end) and uses the same logarithm bits as Java's
+``Math.log`` (correctly rounded, see :func:`_ln`). Each subset is first decided with ``np.log``; a decision
+whose margins (best entropy to runner-up, to the subset's entropy, MDL gain to threshold) are within the
+proven bound of the difference that ``np.log`` can make is redone with the correctly rounded logarithm.
+
+Rows with a missing class must be removed before counting (Weka refuses missing class values here).
 
 References
 ----------

@@ -8,6 +8,7 @@ of
   bundled dataset that has one, with Weka's bin names for a few datasets;
 - equal-frequency discretization (``weka.filters.unsupervised.attribute.Discretize -F -B b``) of the same
   attributes, for b in EF_BINS;
+- MDL on the training sets of a fixed 5-fold (2 for spectrometer) split of ten datasets;
 - both, on synthetic single-attribute datasets made to contain tied values and exactly tied candidate
   entropies (mirror-symmetric class patterns), stored as histograms.
 
@@ -40,6 +41,17 @@ OUT = HERE.parent / "data" / "weka_discretize_golden.json"
 EF_BINS = (3, 10)
 LABEL_DATASETS = ("iris", "diabetes", "glass", "adult", "credit-a", "vehicle", "letter")
 N_SYNTHETIC = 300
+# Training sets of a cross-validation-like split, as Weka discretizes inside each training fold:
+# fold k of n holds the rows i with i * 7919 % n == k (reproducible without a random generator).
+FOLD_DATASETS = {
+    "iris": 5, "diabetes": 5, "glass": 5, "vehicle": 5, "credit-a": 5, "ecoli": 5, "wine": 5,
+    "heart-statlog": 5, "segment": 5, "spectrometer": 2,
+}  # fmt: skip
+
+
+def training_rows(n_rows: int, n_folds: int, fold: int) -> np.ndarray:
+    """Rows of the training set that leaves out ``fold`` (same rule in tests/test_discretize.py)."""
+    return np.flatnonzero(np.arange(n_rows) * 7919 % n_folds != fold)
 
 
 def _quote(s: str) -> str:
@@ -145,6 +157,14 @@ def main() -> None:
             f = tmp / f"{name}.arff"
             numeric_of[str(f)] = (name, write_arff(df, f, name), [c for c in df.columns if c != "class"])
             files.append(f)
+        for name, n_folds in FOLD_DATASETS.items():
+            df = pd.read_parquet(bundled_path(name))
+            for fold in range(n_folds):
+                f = tmp / f"{name}-train{fold}.arff"
+                train = df.iloc[training_rows(len(df), n_folds, fold)].reset_index(drop=True)
+                write_arff(train, f, f"{name}-train{fold}")
+                numeric_of[str(f)] = ((name, fold), None, [c for c in df.columns if c != "class"])
+                files.append(f)
         synth = synthetic_histograms(np.random.default_rng(20261129))
         for k, (v, c) in enumerate(synth):
             f = tmp / f"synthetic-{k}.arff"
@@ -154,6 +174,7 @@ def main() -> None:
         rows = run_weka(args.weka_jar, files, tmp)
 
     bundled: dict = {}
+    folds: dict = {}
     synthetic = [{"values": v.tolist(), "counts": c.tolist(), "ef": {}} for v, c in synth]
     for row in rows:
         kind, file, index = row[0], row[1], int(row[2])
@@ -161,6 +182,11 @@ def main() -> None:
         attr = attrs[index]  # ARFF column order = frame order without the class
         if isinstance(key, int):
             entry = synthetic[key]
+        elif isinstance(key, tuple):
+            if kind != "MDL":
+                continue
+            folds.setdefault(key[0], {}).setdefault(str(key[1]), {})[attr] = _floats(row[3])
+            continue
         else:
             entry = bundled.setdefault(key, {}).setdefault(attr, {"ef": {}})
         if kind == "MDL":
@@ -187,6 +213,7 @@ def main() -> None:
         },
         "bundled": bundled,
         "synthetic": synthetic,
+        "folds": folds,
     }
     OUT.write_text(json.dumps(golden, separators=(",", ":")) + "\n")
     print(

@@ -387,12 +387,13 @@ def mdl_cut_points(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     n_total, n_classes = int(counts.sum()), counts.shape[1]
     # Each subset is decided with np.log first, and again with Java's correctly rounded logarithm
     # (_ln, slower) when a margin the decision rests on is within reach of the difference between the
-    # two. That difference is at most (2C + 3) log2(N) 2**-51 for any entropy here (recursive summation
-    # of 2C + 2 terms n ln n, each off by at most two roundings, whose magnitudes add up to at most
-    # 2 N ln N, then divided by N ln 2); the margin kept is 2**8 times that.
+    # two. For any entropy here that difference is at most (4C + 7) log2(N) 2**-52: the 2C + 2 terms
+    # n ln n have magnitudes adding up to at most 2 N ln N; each term is off by at most 3 (np.log: one
+    # ulp, then the product) plus 2 (correctly rounded) rounding units, each recursive sum by 2C + 1 more
+    # per method; the sum is then divided by N ln 2. The margin kept is 2**8 times that.
     fast = _x_ln_x_for(n_total, _FAST_LN)
     exact = None
-    reach = 2.0**8 * (2 * n_classes + 3) * math.log2(max(n_total, 2)) * 2.0**-51
+    reach = 2.0**8 * (4 * n_classes + 7) * math.log2(max(n_total, 2)) * 2.0**-52
     cuts: list[float] = []
     # Subsets are half-open ranges [a, b) of distinct values. The order in which they are processed does
     # not change the result: every cut of a left subset is below the subset's cut, every right one above.

@@ -24,10 +24,15 @@ precise, the paper:
   ``Delta = log2(3**k - 2) - (k*Ent(S) - k1*Ent(S1) - k2*Ent(S2))``;
 - a subset with fewer than two instances is not split; the left subset is split before the right one.
 
-The floating-point arithmetic follows Weka's own order of operations (``ContingencyTables.entropy`` and
-``entropyConditionedOnRows``, natural logarithms of ``n*ln(n)`` terms summed class by class, divided by
-``total*ln 2`` at the end), so that candidate cuts whose entropies are mathematically tied compare the
-same way as in Weka.
+Exact ties between candidate cuts are common (few rows, many classes: e.g. spectrometer) and Weka breaks
+them by whatever its floating-point sums give. To give the same cuts, the arithmetic follows Weka's order
+of operations (``ContingencyTables.entropy`` and ``entropyConditionedOnRows``: ``n ln n`` terms added
+class by class, row by row, divided by ``N ln 2`` at the end) and uses the same logarithm bits as Java's
+``Math.log`` (correctly rounded, see :func:`_ln`). Each subset is first decided with ``np.log``; a decision
+whose margins (best entropy to runner-up, to the subset's entropy, MDL gain to threshold) are within the
+proven bound of the difference that ``np.log`` can make is redone with the correctly rounded logarithm.
+
+Rows with a missing class must be removed before counting (Weka refuses missing class values here).
 
 References
 ----------
@@ -40,8 +45,10 @@ References
 
 from __future__ import annotations
 
+import decimal
+import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -95,7 +102,9 @@ def value_histogram(x: np.ndarray, y: np.ndarray, n_classes: int) -> tuple[np.nd
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y)
     if x.ndim != 1 or y.shape != x.shape:
-        raise DataError(f"value_histogram: x and y must be 1-D of the same length, got {x.shape} and {y.shape}")
+        raise DataError(
+            f"value_histogram: x and y must be 1-D of the same length, got {x.shape} and {y.shape}"
+        )
     if n_classes < 1:
         raise DataError(f"value_histogram: n_classes must be at least 1, got {n_classes}")
     present = ~np.isnan(x)
@@ -138,7 +147,9 @@ def merge_histograms(
         raise DataError("merge_histograms: no histogram to merge")
     widths = {np.shape(c)[1] if np.ndim(c) == 2 else -1 for _, c in histograms}
     if len(widths) != 1 or -1 in widths:
-        raise DataError(f"merge_histograms: counts must be 2-D with one common number of classes, got {widths}")
+        raise DataError(
+            f"merge_histograms: counts must be 2-D with one common number of classes, got {widths}"
+        )
     n_classes = widths.pop()
     all_values = np.concatenate([np.asarray(v, dtype=np.float64) for v, _ in histograms])
     all_counts = np.concatenate([np.asarray(c, dtype=np.int64) for _, c in histograms], axis=0)
@@ -168,85 +179,177 @@ def _check_histogram(values: np.ndarray, counts: np.ndarray, who: str) -> tuple[
 # Weka's arithmetic (weka.core.ContingencyTables, weka.core.Utils)
 # ---------------------------------------------------------------------------------------------------
 
-_LN2 = math.log(2.0)  # Weka's ContingencyTables.log2 / Utils.log2 constant: Math.log(2)
+_LN2 = 0.6931471805599453  # Weka's ContingencyTables.log2 / Utils.log2 constant: Math.log(2)
+
+
+_DECIMAL = decimal.Context(prec=40)
+# Extended precision is used to round np.log's result correctly; it must carry at least 64 mantissa bits
+# (x86-64 Linux: 80-bit extended; aarch64 Linux: binary128). Elsewhere every value goes through Decimal.
+_LONGDOUBLE_OK = np.finfo(np.longdouble).nmant >= 63
+# Bound on the absolute error of r = x e^{-y} - 1 as an estimate of ln x - y: two roundings of about
+# 2**-63 relative (expl, the product); the analysis gives 2**-61.4, the worst measured is 2**-62.95.
+_REFINE_TOLERANCE = 2.0**-59
+
+
+@functools.lru_cache(maxsize=65536)
+def _ln_decimal(x: float) -> float:
+    return float(_DECIMAL.ln(decimal.Decimal(x)))
 
 
 def _ln(x: np.ndarray) -> np.ndarray:
-    """Natural logarithm of positive float64 values (Java's ``Math.log``)."""
-    return np.log(x)
+    """Correctly rounded natural logarithm of positive float64 values.
+
+    Weka computes every entropy from ``Math.log``; HotSpot's x86-64 ``Math.log`` returned the correctly
+    rounded logarithm for every integer from 1 to 3,000,000 (checked bit for bit when this module was
+    written), whereas ``np.log`` and the C library are off by one unit in the last place for a few of
+    them (first at 19143). Entropies that tie exactly compare as in Weka only if the logarithms are the
+    same bits, so ``y = np.log(x)`` is corrected in extended precision by ``r = x e^{-y} - 1 ~ ln x - y``,
+    and the rare values (about 0.2 %) whose corrected value lies too close to a rounding boundary to decide
+    are computed with ``decimal`` (40 significant digits).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return x.copy()
+    u, inverse = np.unique(x, return_inverse=True)
+    y = np.log(u)
+    if _LONGDOUBLE_OK:
+        yl = y.astype(np.longdouble)
+        r = u.astype(np.longdouble) * np.exp(-yl) - 1  # ln x - y, to about 2**-62
+        z = (yl + r).astype(np.float64)
+        # ln x - z ~ (y - z) + r, exact but for r's error; z is ln x correctly rounded when that lies
+        # inside (-half an ulp below z, half an ulp above z) by more than the error bound.
+        off = (yl - z.astype(np.longdouble)) + r
+        half_up = (np.nextafter(z, np.inf).astype(np.longdouble) - z) / 2
+        half_down = (z - np.nextafter(z, -np.inf).astype(np.longdouble)) / 2
+        unsure = (off > half_up - _REFINE_TOLERANCE) | (off < _REFINE_TOLERANCE - half_down)
+    else:
+        z, unsure = y, np.ones(u.shape, dtype=bool)
+    for i in np.flatnonzero(unsure):
+        z[i] = _ln_decimal(float(u[i]))
+    return z[inverse].reshape(x.shape)
 
 
-def _x_ln_x(n: np.ndarray) -> np.ndarray:
+_Ln = Callable[[np.ndarray], np.ndarray]
+# The fast logarithm tried first by mdl_cut_points (tests substitute a perturbed one).
+_FAST_LN: _Ln = np.log
+
+
+def _x_ln_x(n: np.ndarray, ln: _Ln = _ln) -> np.ndarray:
     """Weka's ``ContingencyTables.lnFunc``: ``n * ln(n)`` for ``n > 0``, else 0."""
     n = np.asarray(n, dtype=np.float64)
     out = np.zeros_like(n)
     pos = n > 0
-    out[pos] = n[pos] * _ln(n[pos])
+    out[pos] = n[pos] * ln(n[pos])
     return out
 
 
-def _entropy(counts: np.ndarray) -> np.ndarray:
+# Up to this many instances, n ln n is tabulated once for n = 0..N (8 bytes per entry) and looked up.
+_TABLE_MAX = 1 << 21
+
+
+def _x_ln_x_for(n_total: int, ln: _Ln) -> Callable[[np.ndarray], np.ndarray]:
+    """``_x_ln_x`` for integer counts ``0 <= n <= n_total``: a lookup table when that is small enough."""
+    if n_total > _TABLE_MAX:
+        return lambda n: _x_ln_x(n, ln)
+    table = _x_ln_x(np.arange(n_total + 1, dtype=np.float64), ln)
+    return lambda n: table[np.asarray(n).astype(np.int64)]
+
+
+def _entropy(counts: np.ndarray, x_ln_x: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """Weka's ``ContingencyTables.entropy`` (bits) of each row of ``counts`` (..., C), same float order.
 
     ``H = (-sum_j n_j ln n_j + N ln N) / (N ln 2)``, terms subtracted class by class; 0 when ``N = 0``.
+    ``np.cumsum`` adds strictly left to right, like Weka's loop (a sum over the last axis could pair).
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    acc = np.zeros(counts.shape[:-1])
-    total = np.zeros(counts.shape[:-1])
-    for j in range(counts.shape[-1]):
-        acc = acc - _x_ln_x(counts[..., j])
-        total = total + counts[..., j]
-    empty = total == 0  # Utils.eq(total, 0): totals are integers here
+    counts = np.asarray(counts)
+    total = counts.sum(axis=-1)  # integers: exact in any order
+    terms = x_ln_x(np.concatenate([counts, total[..., None]], axis=-1))
+    acc = np.cumsum(-terms[..., :-1], axis=-1)[..., -1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        h = (acc + _x_ln_x(total)) / (total * _LN2)
-    return np.where(empty, 0.0, h)
+        h = (acc + terms[..., -1]) / (total * _LN2)
+    return np.where(total == 0, 0.0, h)  # Utils.eq(total, 0); totals are integers here
 
 
-def _entropy_conditioned_on_rows(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+def _entropy_conditioned_on_rows(
+    left: np.ndarray, right: np.ndarray, x_ln_x: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
     """Weka's ``ContingencyTables.entropyConditionedOnRows`` of the 2 x C tables ``[left; right]``.
 
     Class entropy after a binary split, eq. (1) of Fayyad & Irani, in bits:
-    ``E = -(sum_ij n_ij ln n_ij - sum_i n_i ln n_i) / (N ln 2)``, accumulated row by row, class by class
-    as Weka does. ``left``/``right`` are (K, C) for K candidate cuts at once.
+    ``E = -(sum_ij n_ij ln n_ij - sum_i n_i ln n_i) / (N ln 2)``, accumulated left to right over
+    ``n_00 ln n_00, ..., -n_0 ln n_0, n_10 ln n_10, ..., -n_1 ln n_1`` as Weka's loop does (``np.cumsum``
+    is strictly sequential). ``left``/``right`` are (K, C) for K candidate cuts at once.
     """
-    acc = np.zeros(left.shape[0])
-    total = np.zeros(left.shape[0])
-    for row in (left, right):
-        row_sum = np.zeros(left.shape[0])
-        for j in range(row.shape[1]):
-            acc = acc + _x_ln_x(row[:, j])
-            row_sum = row_sum + row[:, j]
-        acc = acc - _x_ln_x(row_sum)
-        total = total + row_sum
-    empty = total == 0
+    left = np.asarray(left)
+    right = np.asarray(right)
+    left_sum, right_sum = left.sum(axis=1), right.sum(axis=1)  # integers: exact
+    terms = x_ln_x(np.concatenate([left, left_sum[:, None], right, right_sum[:, None]], axis=1))
+    n_classes = left.shape[1]
+    terms[:, n_classes] *= -1  # subtracting a term is adding its negation, bit for bit
+    terms[:, -1] *= -1
+    acc = np.cumsum(terms, axis=1)[:, -1]
+    total = left_sum + right_sum
     with np.errstate(invalid="ignore", divide="ignore"):
         e = -acc / (total * _LN2)
-    return np.where(empty, 0.0, e)
+    return np.where(total == 0, 0.0, e)
 
 
-def _log2(x: float) -> float:
+def _log2(x: float, ln: _Ln) -> float:
     """Weka's ``Utils.log2``: ``Math.log(x) / Math.log(2)``."""
-    return float(_ln(np.float64(x))) / _LN2
+    return float(ln(np.array([x]))[0]) / _LN2
 
 
-def _fayyad_irani_accepts(prior: np.ndarray, left: np.ndarray, right: np.ndarray) -> bool:
-    """The MDL stopping test of Fayyad & Irani (1993), eq. (2)-(3), as Weka's ``FayyadAndIranisMDL``.
+def _fayyad_irani_test(
+    prior: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    x_ln_x: Callable[[np.ndarray], np.ndarray],
+    ln: _Ln,
+) -> tuple[float, float]:
+    """Both sides of the MDL test of Fayyad & Irani (1993), eq. (2)-(3), as Weka's ``FayyadAndIranisMDL``.
 
-    Accept the cut iff ``Gain(A, T; S) > (log2(N - 1) + Delta(A, T; S)) / N``, with
-    ``Delta = log2(3**k - 2) - (k Ent(S) - k2 Ent(S2) - k1 Ent(S1))``; ``N`` counts instances and
+    The cut is accepted iff ``gain > threshold``: ``Gain(A, T; S) > (log2(N - 1) + Delta(A, T; S)) / N``,
+    with ``Delta = log2(3**k - 2) - (k Ent(S) - k2 Ent(S2) - k1 Ent(S1))``; ``N`` counts instances and
     ``k, k1, k2`` the classes present in ``S, S1, S2``.
     """
     n = float(prior.sum())
-    prior_entropy = float(_entropy(prior))
-    entropy = float(_entropy_conditioned_on_rows(left[None, :], right[None, :])[0])
+    prior_entropy = float(_entropy(prior, x_ln_x))
+    entropy = float(_entropy_conditioned_on_rows(left[None, :], right[None, :], x_ln_x)[0])
     gain = prior_entropy - entropy
     k = int((prior > 0).sum())
     k_left = int((left > 0).sum())
     k_right = int((right > 0).sum())
-    entropy_left = float(_entropy(left))
-    entropy_right = float(_entropy(right))
-    delta = _log2(3.0**k - 2.0) - (k * prior_entropy - k_right * entropy_right - k_left * entropy_left)
-    return gain > (_log2(n - 1.0) + delta) / n
+    entropy_left = float(_entropy(left, x_ln_x))
+    entropy_right = float(_entropy(right, x_ln_x))
+    delta = _log2(3.0**k - 2.0, ln) - (k * prior_entropy - k_right * entropy_right - k_left * entropy_left)
+    return gain, (_log2(n - 1.0, ln) + delta) / n
+
+
+def _split(
+    prior: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    x_ln_x: Callable[[np.ndarray], np.ndarray],
+    ln: _Ln,
+) -> tuple[int | None, float]:
+    """Weka's decision for one subset: the index of the accepted cut (or None), and its fragility.
+
+    The fragility is the smallest of the margins the decision rests on: best entropy to runner-up (whose
+    order picks the cut), best entropy to the subset's entropy (gain > 0), and, scaled down by the MDL
+    test's sensitivity ``3k + 4`` to entropy errors, the MDL gain to its threshold.
+    """
+    candidate_entropy = _entropy_conditioned_on_rows(left, right, x_ln_x)
+    prior_entropy = float(_entropy(prior, x_ln_x))
+    t = int(np.argmin(candidate_entropy))  # the first minimum: Weka replaces the best on a strict '<' only
+    best_entropy = float(candidate_entropy[t])
+    margin = abs(prior_entropy - best_entropy)
+    if candidate_entropy.size > 1:
+        margin = min(margin, float(np.partition(candidate_entropy, 1)[1]) - best_entropy)
+    if not (best_entropy < prior_entropy and prior_entropy - best_entropy > 0):  # Weka: gain <= 0
+        return None, margin
+    gain, threshold = _fayyad_irani_test(prior, left[t], right[t], x_ln_x, ln)
+    margin = min(margin, abs(gain - threshold) / (3 * prior.size + 4))
+    return (t if gain > threshold else None), margin
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -281,6 +384,16 @@ def mdl_cut_points(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     [3.5]
     """
     values, counts = _check_histogram(values, counts, "mdl_cut_points")
+    n_total, n_classes = int(counts.sum()), counts.shape[1]
+    # Each subset is decided with np.log first, and again with Java's correctly rounded logarithm
+    # (_ln, slower) when a margin the decision rests on is within reach of the difference between the
+    # two. For any entropy here that difference is at most (4C + 7) log2(N) 2**-52: the 2C + 2 terms
+    # n ln n have magnitudes adding up to at most 2 N ln N; each term is off by at most 3 (np.log: one
+    # ulp, then the product) plus 2 (correctly rounded) rounding units, each recursive sum by 2C + 1 more
+    # per method; the sum is then divided by N ln 2. The margin kept is 2**8 times that.
+    fast = _x_ln_x_for(n_total, _FAST_LN)
+    exact = None
+    reach = 2.0**8 * (4 * n_classes + 7) * math.log2(max(n_total, 2)) * 2.0**-52
     cuts: list[float] = []
     # Subsets are half-open ranges [a, b) of distinct values. The order in which they are processed does
     # not change the result: every cut of a left subset is below the subset's cut, every right one above.
@@ -292,17 +405,16 @@ def mdl_cut_points(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
         n = int(prior.sum())
         if n < 2 or b - a < 2:  # Weka: fewer than two instances; one distinct value: no candidate cut
             continue
+        if np.count_nonzero(prior) < 2:  # one class: every entropy is exactly 0, no gain anywhere
+            continue
         cum = np.cumsum(sub[:-1], axis=0)  # left class counts of the cut after value a + t
         left, right = cum, prior[None, :] - cum
-        candidate_entropy = _entropy_conditioned_on_rows(left, right)
-        prior_entropy = float(_entropy(prior))
-        t = int(np.argmin(candidate_entropy))  # first minimum: Weka updates on strict '<' only
-        best_entropy = float(candidate_entropy[t])
-        if not best_entropy < prior_entropy:
-            continue
-        if prior_entropy - best_entropy <= 0:  # Weka: "Checks if gain is zero"
-            continue
-        if not _fayyad_irani_accepts(prior, left[t], right[t]):
+        t, margin = _split(prior, left, right, fast, _FAST_LN)
+        if not margin > reach:
+            if exact is None:
+                exact = _x_ln_x_for(n_total, _ln)
+            t, _ = _split(prior, left, right, exact, _ln)
+        if t is None:
             continue
         cuts.append((values[a + t] + values[a + t + 1]) / 2.0)
         stack.append((a + t + 1, b))
@@ -448,6 +560,6 @@ def bin_labels(cuts: np.ndarray, precision: int = 6) -> list[str]:
         return ["'All'"]
     s = [_weka_double_to_string(float(c), precision) for c in cuts]
     labels = [f"'(-inf-{s[0]}]'"]
-    labels += [f"'({lo}-{hi}]'" for lo, hi in zip(s[:-1], s[1:])]
+    labels += [f"'({lo}-{hi}]'" for lo, hi in zip(s[:-1], s[1:], strict=True)]
     labels.append(f"'({s[-1]}-inf)'")
     return labels

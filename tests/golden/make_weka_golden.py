@@ -8,6 +8,7 @@ of
   bundled dataset that has one, with Weka's bin names for a few datasets;
 - equal-frequency discretization (``weka.filters.unsupervised.attribute.Discretize -F -B b``) of the same
   attributes, for b in EF_BINS;
+- MDL on the training sets of a fixed 5-fold (2 for spectrometer) split of ten datasets;
 - both, on synthetic single-attribute datasets made to contain tied values and exactly tied candidate
   entropies (mirror-symmetric class patterns), stored as histograms.
 
@@ -40,6 +41,17 @@ OUT = HERE.parent / "data" / "weka_discretize_golden.json"
 EF_BINS = (3, 10)
 LABEL_DATASETS = ("iris", "diabetes", "glass", "adult", "credit-a", "vehicle", "letter")
 N_SYNTHETIC = 300
+# Training sets of a cross-validation-like split, as Weka discretizes inside each training fold:
+# fold k of n holds the rows i with i * 7919 % n == k (reproducible without a random generator).
+FOLD_DATASETS = {
+    "iris": 5, "diabetes": 5, "glass": 5, "vehicle": 5, "credit-a": 5, "ecoli": 5, "wine": 5,
+    "heart-statlog": 5, "segment": 5, "spectrometer": 2,
+}  # fmt: skip
+
+
+def training_rows(n_rows: int, n_folds: int, fold: int) -> np.ndarray:
+    """Rows of the training set that leaves out ``fold`` (same rule in tests/test_discretize.py)."""
+    return np.flatnonzero(np.arange(n_rows) * 7919 % n_folds != fold)
 
 
 def _quote(s: str) -> str:
@@ -67,7 +79,7 @@ def write_arff(df: pd.DataFrame, path: Path, name: str) -> list[str]:
             columns.append(["?" if pd.isna(v) else _quote(v) for v in s.astype(object)])
         else:
             columns.append(["?" if np.isnan(v) else repr(float(v)) for v in s.to_numpy(dtype=np.float64)])
-    lines += [",".join(row) for row in zip(*columns)]
+    lines += [",".join(row) for row in zip(*columns, strict=True)]
     path.write_text("\n".join(lines) + "\n")
     return numeric
 
@@ -77,7 +89,7 @@ def synthetic_histograms(rng: np.random.Generator) -> list[tuple[np.ndarray, np.
     out = []
     for k in range(N_SYNTHETIC):
         n_classes = int(rng.integers(2, 5))
-        m = int(rng.integers(2, 14))
+        m = int(rng.integers(2, 30))
         values = np.sort(rng.choice(np.arange(-20, 40) / 4.0, size=m, replace=False))
         scale = int(rng.choice([1, 3, 20]))
         counts = rng.integers(0, 4, size=(m, n_classes)) * rng.integers(1, scale + 1, size=(m, 1))
@@ -88,6 +100,11 @@ def synthetic_histograms(rng: np.random.Generator) -> list[tuple[np.ndarray, np.
         if k % 7 == 0:  # pure blocks of one class: many exactly zero-entropy sides
             counts = np.zeros_like(counts)
             counts[np.arange(m), rng.integers(0, n_classes, size=m)] = rng.integers(1, 6, size=m)
+        if k % 3 == 2:  # many classes, one or two rows per value (as in spectrometer): exact entropy ties
+            n_classes = int(rng.integers(8, 49))
+            counts = np.zeros((m, n_classes), dtype=np.int64)
+            counts[np.arange(m), rng.integers(0, n_classes, size=m)] = 1
+            counts[np.arange(m), rng.integers(0, n_classes, size=m)] += rng.integers(0, 2, size=m)
         counts[counts.sum(axis=1) == 0, 0] = 1
         out.append((values, counts.astype(np.int64)))
     return out
@@ -140,6 +157,14 @@ def main() -> None:
             f = tmp / f"{name}.arff"
             numeric_of[str(f)] = (name, write_arff(df, f, name), [c for c in df.columns if c != "class"])
             files.append(f)
+        for name, n_folds in FOLD_DATASETS.items():
+            df = pd.read_parquet(bundled_path(name))
+            for fold in range(n_folds):
+                f = tmp / f"{name}-train{fold}.arff"
+                train = df.iloc[training_rows(len(df), n_folds, fold)].reset_index(drop=True)
+                write_arff(train, f, f"{name}-train{fold}")
+                numeric_of[str(f)] = ((name, fold), None, [c for c in df.columns if c != "class"])
+                files.append(f)
         synth = synthetic_histograms(np.random.default_rng(20261129))
         for k, (v, c) in enumerate(synth):
             f = tmp / f"synthetic-{k}.arff"
@@ -149,6 +174,7 @@ def main() -> None:
         rows = run_weka(args.weka_jar, files, tmp)
 
     bundled: dict = {}
+    folds: dict = {}
     synthetic = [{"values": v.tolist(), "counts": c.tolist(), "ef": {}} for v, c in synth]
     for row in rows:
         kind, file, index = row[0], row[1], int(row[2])
@@ -156,6 +182,11 @@ def main() -> None:
         attr = attrs[index]  # ARFF column order = frame order without the class
         if isinstance(key, int):
             entry = synthetic[key]
+        elif isinstance(key, tuple):
+            if kind != "MDL":
+                continue
+            folds.setdefault(key[0], {}).setdefault(str(key[1]), {})[attr] = _floats(row[3])
+            continue
         else:
             entry = bundled.setdefault(key, {}).setdefault(attr, {"ef": {}})
         if kind == "MDL":
@@ -170,18 +201,25 @@ def main() -> None:
             "weka_version": version,
             "java": java,
             "date": dt.date.today().isoformat(),
-            "mdl_filter": "weka.filters.supervised.attribute.Discretize -R first-last (class = last attribute)",
+            "mdl_filter": (
+                "weka.filters.supervised.attribute.Discretize -R first-last (class = last attribute)"
+            ),
             "ef_filter": "weka.filters.unsupervised.attribute.Discretize -F -B <bins> -R first-last",
             "ef_bins": list(EF_BINS),
-            "generator": "python tests/golden/make_weka_golden.py (drives tests/golden/WekaDiscretizeGolden.java)",
+            "generator": (
+                "python tests/golden/make_weka_golden.py (drives tests/golden/WekaDiscretizeGolden.java)"
+            ),
             "precision": "cut points are Weka's doubles, exact (read as raw bits, stored with repr)",
         },
         "bundled": bundled,
         "synthetic": synthetic,
+        "folds": folds,
     }
     OUT.write_text(json.dumps(golden, separators=(",", ":")) + "\n")
-    print(f"wrote {OUT} ({OUT.stat().st_size} bytes): {sum(map(len, bundled.values()))} bundled attributes "
-          f"in {len(bundled)} datasets, {len(synthetic)} synthetic histograms")
+    print(
+        f"wrote {OUT} ({OUT.stat().st_size} bytes): {sum(map(len, bundled.values()))} bundled attributes "
+        f"in {len(bundled)} datasets, {len(synthetic)} synthetic histograms"
+    )
 
 
 if __name__ == "__main__":

@@ -159,3 +159,14 @@ def test_global_and_equal_frequency_discretization_run(tmp_path):
     for kw in ({"discretize_scope": "global"}, {"discretize": "equal-frequency", "bins": 5}):
         m, _ = run_and_read(tmp_path, str(kw), small_job(classifiers=[{"name": "nb"}], **kw))
         assert m["accuracy"].between(0.7, 0.95).all()
+
+
+def test_fold_by_fold_counting_gives_the_same_results(tmp_path, monkeypatch):
+    """When the folds' tables would be too large for one pass, each fold is counted on its own: same numbers."""
+    from dbayes.engine import cv
+
+    job = small_job(partitions=3)
+    one_pass = run_and_read(tmp_path, "one", job)
+    monkeypatch.setattr(cv, "MAX_FOLD_TABLES_BYTES", 0)
+    per_fold = run_and_read(tmp_path, "per-fold", job)
+    _same(one_pass, per_fold)

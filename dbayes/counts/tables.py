@@ -89,8 +89,10 @@ class TableLayout:
         si = self.slots[pl[:, 0]]
         sj = self.slots[pl[:, 1]]
         sizes = self.n_classes * si * sj
-        pid = np.repeat(np.arange(len(pl)), sizes)
-        local = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        idx = np.int32 if int(sizes.sum()) < 2**31 else np.int64
+        pid = np.repeat(np.arange(len(pl), dtype=idx), sizes)
+        local = np.arange(int(sizes.sum()), dtype=idx) - np.repeat((np.cumsum(sizes) - sizes).astype(idx), sizes)
+        si, sj = si.astype(idx), sj.astype(idx)
         sjc = sj[pid]
         b = local % sjc
         rest = local // sjc

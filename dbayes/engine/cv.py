@@ -36,6 +36,7 @@ from dbayes.evaluate.partition import (
     partition_histograms,
     partition_predict,
     partition_rows,
+    partition_training_counts,
     recode_rows,
 )
 from dbayes.job import ClassifierSpec, Job
@@ -47,6 +48,9 @@ from .results import ResultStore, unit_name
 __all__ = ["RoundTimings", "run_round", "tree_sum", "fold_discretization"]
 
 log = logging.getLogger(__name__)
+
+#: largest size of the per-fold count tables counted in one pass (above it, one pass per fold)
+MAX_FOLD_TABLES_BYTES = 512 * 2**20
 
 
 def _add(*arrays):
@@ -191,18 +195,36 @@ def run_round(
 
     # 2. counts ---------------------------------------------------------------------------------------------
     models = {s.label: s.make() for s in specs}
-    layout = TableLayout(C, coding.cards, pairs=any(m.needs_pairs for m in models.values()))
+    pairs = any(m.needs_pairs for m in models.values())
+    layout = TableLayout(C, coding.cards, pairs=pairs)
     t0 = time.perf_counter()
-    per_fold = dask.compute(tree_sum([dask.delayed(partition_counts)(p, i, plan, layout) for i, p in enumerate(parts)]))[0]
+    train_tables = []
+    if F * layout.size * 8 <= MAX_FOLD_TABLES_BYTES:
+        # one pass: every fold's rows counted at once on the common bins; training = total - fold, recoded
+        per_fold = dask.compute(
+            tree_sum([dask.delayed(partition_counts)(p, i, plan, layout) for i, p in enumerate(parts)])
+        )[0]
+        total = per_fold.sum(axis=0)
+        for f in range(F):
+            t = CountTables(layout, total - per_fold[f])
+            if any(m is not None for m in fold_maps[f]):
+                t = t.recode(fold_maps[f], fold_cards[f])
+            train_tables.append(t)
+        del per_fold
+    else:
+        # many classes and many fine bins (small, wide datasets): the folds' tables at once would not fit, so
+        # each fold's training part is counted in a pass of its own, on the fold's own bins
+        log.info("%s: %d folds x %d cells; counting fold by fold", data.name, F, layout.size)
+        for f in range(F):
+            own = Coding(schema, {name: fold_cuts[name][f] for name in numeric})
+            plan_f = RoundPlan(schema, own, F, job.seed, repeat, noise, offsets, starts, scope)
+            lay_f = TableLayout(C, fold_cards[f], pairs=pairs)
+            counts = dask.compute(
+                tree_sum([dask.delayed(partition_training_counts)(p, i, plan_f, lay_f, f) for i, p in enumerate(parts)])
+            )[0]
+            train_tables.append(CountTables(lay_f, counts))
     timings.counts = time.perf_counter() - t0
     on_step(f"counts {timings.counts:.2f}s")
-    total = per_fold.sum(axis=0)
-    train_tables = []
-    for f in range(F):
-        t = CountTables(layout, total - per_fold[f])
-        if any(m is not None for m in fold_maps[f]):
-            t = t.recode(fold_maps[f], fold_cards[f])
-        train_tables.append(t)
 
     # 2b. training rows, for the models that need them ------------------------------------------------------
     rows = None

@@ -29,6 +29,7 @@ __all__ = [
     "code_partition",
     "partition_histograms",
     "partition_counts",
+    "partition_training_counts",
     "partition_rows",
     "partition_predict",
 ]
@@ -91,6 +92,15 @@ def partition_counts(df: pd.DataFrame, index: int, plan: RoundPlan, layout: Tabl
     """``(F, layout.size)`` count tables of the partition's rows, by the fold they belong to."""
     part = code_partition(df, index, plan)
     return count_block(part.X, part.y_train, layout, part.fold, plan.folds)
+
+
+def partition_training_counts(
+    df: pd.DataFrame, index: int, plan: RoundPlan, layout: TableLayout, fold: int
+) -> np.ndarray:
+    """``(layout.size,)`` count tables of the partition's rows outside ``fold`` (one fold's training part)."""
+    part = code_partition(df, index, plan)
+    keep = part.fold != fold
+    return count_block(np.asfortranarray(part.X[keep]), part.y_train[keep], layout)[0]
 
 
 def partition_rows(df: pd.DataFrame, index: int, plan: RoundPlan) -> CodedPart:

@@ -7,7 +7,7 @@ import pytest
 from conftest import random_codes
 
 from dbayes.counts import CountTables, TableLayout, count_block, count_tables
-from dbayes.counts.kernels import HAVE_NUMBA, count_block_numpy
+from dbayes.counts.kernels import HAVE_NUMBA, count_block_numba, count_block_numpy
 
 
 def brute_force(X, y, C, cards, fold=None, n_folds=1):
@@ -35,13 +35,15 @@ CASES = [(3, (2, 5, 3, 1)), (2, (16, 3)), (26, (4, 4, 4, 4, 4))]
 
 
 @pytest.mark.parametrize("C,cards", CASES)
-@pytest.mark.parametrize("kernel", ["default", "numpy"])
+@pytest.mark.parametrize("kernel", ["default", "numpy", "numba"])
 def test_tables_equal_brute_force(rng, C, cards, kernel):
     X = random_codes(rng, 400, cards)
     y = rng.integers(0, C, 400)
     fold = rng.integers(0, 3, 400)
     layout = TableLayout(C, cards)
-    fn = count_block if kernel == "default" else count_block_numpy
+    if kernel == "numba" and not HAVE_NUMBA:
+        pytest.skip("numba not installed")
+    fn = {"default": count_block, "numpy": count_block_numpy, "numba": count_block_numba}[kernel]
     got = fn(X, y, layout, fold, 3)
     for f, (cls, attr, pair) in enumerate(brute_force(X, y, C, cards, fold, 3)):
         t = CountTables(layout, got[f])
@@ -60,7 +62,7 @@ def test_numba_and_numpy_kernels_agree_on_larger_block(rng):
     y = rng.integers(0, 2, 20_000)
     fold = rng.integers(0, 10, 20_000)
     layout = TableLayout(2, cards)
-    assert np.array_equal(count_block(X, y, layout, fold, 10), count_block_numpy(X, y, layout, fold, 10))
+    assert np.array_equal(count_block_numba(X, y, layout, fold, 10), count_block_numpy(X, y, layout, fold, 10))
 
 
 def test_sum_of_blocks_is_table_of_union_and_fold_subtraction(rng):

@@ -11,6 +11,7 @@ implementations that give identical integers:
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 
@@ -22,19 +23,16 @@ __all__ = ["count_block", "count_tables", "HAVE_NUMBA", "kernel_name"]
 
 log = logging.getLogger(__name__)
 
-try:  # pragma: no cover - exercised when numba is installed
-    if os.environ.get("DBAYES_NO_NUMBA"):
-        raise ImportError("disabled by DBAYES_NO_NUMBA")
-    import numba
+#: blocks smaller than this are counted with NumPy: loading the compiled kernel costs a process about 2 s
+NUMBA_MIN_ROWS = 100_000
 
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    numba = None
-    HAVE_NUMBA = False
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None and not os.environ.get("DBAYES_NO_NUMBA")
+_compiled = None
 
 
-def kernel_name() -> str:
-    return "numba" if HAVE_NUMBA else "numpy"
+def kernel_name(n_rows: int = NUMBA_MIN_ROWS) -> str:
+    """The kernel ``count_block`` uses for a block of ``n_rows`` rows."""
+    return "numba" if HAVE_NUMBA and n_rows >= NUMBA_MIN_ROWS else "numpy"
 
 
 def _check(X: np.ndarray, y: np.ndarray, layout: TableLayout, fold: np.ndarray | None, n_folds: int) -> None:
@@ -74,7 +72,12 @@ def _count_numpy(X, y, layout: TableLayout, fold, n_folds: int) -> np.ndarray:
     return out
 
 
-if HAVE_NUMBA:  # pragma: no branch
+def _numba_kernel():  # pragma: no cover - exercised when numba is installed
+    """The compiled kernel (numba is imported and the kernel loaded on first use)."""
+    global _compiled
+    if _compiled is not None:
+        return _compiled
+    import numba
 
     @numba.njit(cache=True, nogil=True)
     def _count_numba(X, y, fold, n_folds, size, C, slots, attr_off, pair_off, pairs):  # pragma: no cover
@@ -105,6 +108,9 @@ if HAVE_NUMBA:  # pragma: no branch
                         out[base[r] + oij + fyx[r] * sj + X[start + r, j]] += 1
         return out
 
+    _compiled = _count_numba
+    return _compiled
+
 
 def count_block(
     X: np.ndarray,
@@ -129,21 +135,26 @@ def count_block(
     _check(X, y, layout, fold, n_folds)
     if len(y) == 0:
         return layout.empty(n_folds)
-    if HAVE_NUMBA:
-        f = np.zeros(len(y), dtype=np.int64) if fold is None else np.asarray(fold, dtype=np.int64)
-        return _count_numba(
-            X,
-            np.asarray(y, dtype=np.int64),
-            f,
-            n_folds,
-            layout.size,
-            layout.n_classes,
-            layout.slots,
-            layout.attr_offsets,
-            layout.pair_offsets,
-            layout.pairs,
-        ).reshape(n_folds, layout.size)
+    if HAVE_NUMBA and len(y) >= NUMBA_MIN_ROWS:
+        return count_block_numba(X, y, layout, fold, n_folds)
     return _count_numpy(X, y.astype(np.int64), layout, fold, n_folds)
+
+
+def count_block_numba(X, y, layout: TableLayout, fold=None, n_folds: int = 1) -> np.ndarray:
+    """The compiled kernel, whatever the block's size (needs numba)."""
+    f = np.zeros(len(y), dtype=np.int64) if fold is None else np.asarray(fold, dtype=np.int64)
+    return _numba_kernel()(
+        np.asarray(X),
+        np.asarray(y, dtype=np.int64),
+        f,
+        n_folds,
+        layout.size,
+        layout.n_classes,
+        layout.slots,
+        layout.attr_offsets,
+        layout.pair_offsets,
+        layout.pairs,
+    ).reshape(n_folds, layout.size)
 
 
 def count_tables(X: np.ndarray, y: np.ndarray, layout: TableLayout) -> CountTables:

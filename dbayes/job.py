@@ -63,6 +63,7 @@ class Job:
     save_predictions: bool = True
     max_exact_values: int = 65536
     out: str | None = None
+    resubstitution: bool = False
     source: str = ""
 
 
@@ -82,6 +83,7 @@ _KEYS = {
     "save_predictions": bool,
     "max_exact_values": int,
     "out": str,
+    "resubstitution": bool,
     "description": str,
 }
 
@@ -110,7 +112,9 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
     if len(set(datasets)) != len(datasets):
         raise _fail(source, "option 'datasets' names a dataset twice")
     folds = data.get("folds", 10)
-    if folds < 2:
+    if data.get("resubstitution"):
+        folds = 1  # train and test on all rows: the training-set error of seed 000's Table 2
+    elif folds < 2:
         raise _fail(source, f"option 'folds' must be at least 2, got {folds}")
     repeats = data.get("repeats", 1)
     if repeats < 1:
@@ -166,6 +170,7 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         save_predictions=data.get("save_predictions", True),
         max_exact_values=data.get("max_exact_values", 65536),
         out=data.get("out"),
+        resubstitution=data.get("resubstitution", False),
         source=source,
     )
 

@@ -170,3 +170,10 @@ def test_fold_by_fold_counting_gives_the_same_results(tmp_path, monkeypatch):
     monkeypatch.setattr(cv, "MAX_FOLD_TABLES_BYTES", 0)
     per_fold = run_and_read(tmp_path, "per-fold", job)
     _same(one_pass, per_fold)
+
+
+def test_resubstitution_trains_and_tests_on_all_rows(tmp_path):
+    job = parse_job({"datasets": ["iris"], "resubstitution": True, "classifiers": [{"name": "nb"}]}, "x")
+    m, p = run_and_read(tmp_path, "resub", job)
+    assert len(m) == 1 and m["n_train"].iloc[0] == m["n_test"].iloc[0] == 150
+    assert sorted(p["row_id"]) == list(range(150))

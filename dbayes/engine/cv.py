@@ -206,7 +206,7 @@ def run_round(
         )[0]
         total = per_fold.sum(axis=0)
         for f in range(F):
-            t = CountTables(layout, total - per_fold[f])
+            t = CountTables(layout, total if job.resubstitution else total - per_fold[f])
             if any(m is not None for m in fold_maps[f]):
                 t = t.recode(fold_maps[f], fold_cards[f])
             train_tables.append(t)
@@ -248,7 +248,7 @@ def run_round(
             train = None
             if model.needs_rows:
                 X, y, fold = rows
-                sel = fold != f
+                sel = np.ones(len(fold), dtype=bool) if job.resubstitution else fold != f
                 train = TrainingRows(np.asfortranarray(recode_rows(X[sel], fold_maps[f])), y[sel], fold_cards[f], C)
             t0 = time.perf_counter()
             model.fit(train_tables[f], train)

@@ -99,7 +99,7 @@ def partition_training_counts(
 ) -> np.ndarray:
     """``(layout.size,)`` count tables of the partition's rows outside ``fold`` (one fold's training part)."""
     part = code_partition(df, index, plan)
-    keep = part.fold != fold
+    keep = part.fold != fold if plan.folds > 1 else np.ones(len(part.fold), dtype=bool)
     return count_block(np.asfortranarray(part.X[keep]), part.y_train[keep], layout)[0]
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "friedman_log_cpt",
     "value_cmi_terms",
     "batched_prim_parents",
+    "tree_joint_log_likelihood",
 ]
 
 
@@ -145,3 +146,15 @@ def batched_prim_parents(W: np.ndarray) -> np.ndarray:
         best = np.where(better, wj, best)
         link = np.where(better, j[:, None], link)
     return parent
+
+
+def tree_joint_log_likelihood(
+    class_log_prior: np.ndarray, log_cpt: list[np.ndarray], parents: np.ndarray, X: np.ndarray
+) -> np.ndarray:
+    """``(n, C)`` log P(c) + Σ_k log θ(x_k | c, x_parent(k)) with tables laid out as :func:`friedman_log_cpt`."""
+    out = np.tile(class_log_prior, (X.shape[0], 1))
+    for k, table in enumerate(log_cpt):
+        p = int(parents[k])
+        xp = X[:, p] if p >= 0 else np.full(X.shape[0], table.shape[1] - 1)
+        out += table[:, xp, X[:, k]].T
+    return out

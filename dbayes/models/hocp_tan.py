@@ -54,7 +54,8 @@ class ConfigurationCounts:
     Attributes
     ----------
     steps_ : list of sorted int64 arrays: the distinct keys after each conditioning attribute.
-    counts_ : int64 array ``(G, V_k + 1)``: rows per (configuration id, value of ``A_k``); last column missing.
+    counts_ : int64 array ``(G + 1, V_k + 1)``: rows per (configuration id, value of ``A_k``); last column
+        missing; last row zeros (configurations absent from the training rows).
     """
 
     def __init__(self, X, y, k: int, conditioning: list[int], slots: np.ndarray, n_classes: int):
@@ -72,16 +73,19 @@ class ConfigurationCounts:
             n_groups = len(uniq)
         sk = int(self.slots[k])
         flat = g * sk + np.asarray(X[:, k], dtype=np.int64)
-        self.counts_ = np.bincount(flat, minlength=n_groups * sk).reshape(n_groups, sk)
+        counts = np.bincount(flat, minlength=n_groups * sk).reshape(n_groups, sk)
+        # a last row of zeros stands for every configuration absent from the training rows
+        self.counts_ = np.vstack([counts, np.zeros((1, sk), dtype=np.int64)])
 
     def lookup(self, X: np.ndarray, c: int) -> np.ndarray:
         """Configuration id of every row of ``X`` under class ``c`` (-1 when no training row has it)."""
         g = np.full(X.shape[0], c, dtype=np.int64)
         for j, uniq in zip(self.conditioning, self.steps_, strict=True):
             key = g * self.slots[j] + np.asarray(X[:, j], dtype=np.int64)
-            pos = np.minimum(np.searchsorted(uniq, key), max(len(uniq) - 1, 0))
-            found = (g >= 0) & (len(uniq) > 0) & (uniq[pos] == key if len(uniq) else False)
-            g = np.where(found, pos, -1)
+            if len(uniq) == 0:
+                return np.full(X.shape[0], -1, dtype=np.int64)
+            pos = np.minimum(np.searchsorted(uniq, key), len(uniq) - 1)
+            g = np.where((g >= 0) & (uniq[pos] == key), pos, -1)
         return g
 
     def match_counts(self, X: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray]:
@@ -89,9 +93,9 @@ class ConfigurationCounts:
         g = self.lookup(X, c)
         xk = np.asarray(X[:, self.k], dtype=np.int64)
         Vk = int(self.slots[self.k]) - 1
-        safe = np.maximum(g, 0)
-        n_pi = np.where(g >= 0, self.counts_[safe, :Vk].sum(axis=1), 0)
-        n_pi_x = np.where((g >= 0) & (xk < Vk), self.counts_[safe, np.minimum(xk, Vk)], 0)
+        g = np.where(g >= 0, g, len(self.counts_) - 1)
+        n_pi = self.counts_[g, :Vk].sum(axis=1)
+        n_pi_x = np.where(xk < Vk, self.counts_[g, np.minimum(xk, Vk)], 0)
         return n_pi, n_pi_x
 
 

@@ -40,7 +40,7 @@ from dbayes.models.nb import laplace_log_prior
 __all__ = ["SuperParentTAN", "loo_log_factor", "loo_class_log_prior", "loo_joint_log_likelihood"]
 
 #: bytes of leave-one-out factors kept between search steps (beyond that they are recomputed)
-CACHE_BYTES = 256 * 2**20
+CACHE_BYTES = 512 * 2**20
 
 
 def loo_class_log_prior(tables: CountTables, y: np.ndarray) -> np.ndarray:
@@ -74,15 +74,16 @@ def loo_log_factor(tables: CountTables, X: np.ndarray, y: np.ndarray, k: int, p:
         xp = np.zeros(n, dtype=np.int64)
     den = num.sum(axis=2)
     marg = tables.attr(k)[:, :-1].sum(axis=0).astype(np.float64)
-    # θ_0 without the row: (M_x - 1 + 1) / (M - 1 + V)
-    theta0 = marg[xk_safe] / (marg.sum() - 1.0 + Vk) if Vk else np.ones(n)
-    a = num[:, xp, xk_safe].T.copy()
-    b = den[:, xp].T.copy()
+    # θ_0 of the row's own value without the row: (M_x - 1 + 1) / (M - 1 + V)
+    theta0 = marg / (marg.sum() - 1.0 + Vk) if Vk else np.ones(0)
+    A = (num + n0 * theta0).reshape(tables.n_classes, -1)  # (C, (V_p + 1) * V_k)
+    B = den + n0  # (C, V_p + 1)
+    comb = xp * Vk + xk_safe
     rows = np.arange(n)
-    a[rows, y] -= 1.0
-    b[rows, y] -= 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = np.log(a + n0 * theta0[:, None]) - np.log(b + n0)
+    with np.errstate(divide="ignore", invalid="ignore"):  # rows with x_k missing are set to 0 below
+        f = (np.log(A)[:, comb] - np.log(B)[:, xp]).T
+        # the row's own class: its counts without the row itself
+        f[rows, y] = np.log(A[y, comb] - 1.0) - np.log(B[y, xp] - 1.0)
     f[~known] = 0.0
     return f
 

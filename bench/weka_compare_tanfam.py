@@ -5,7 +5,8 @@ The folds are Weka's own (``-x 10 -s 1``): java.util.Random(1), ``Instances.rand
 ``dbayes.data.discretize.mdl_cut_points`` on that fold's training rows. Weka's figures come from
 /work/shared/reference/weka.csv (classifiers NB, TAN, AODE, WAODE; mode cv).
 
-usage: python bench/weka_compare_tanfam.py [--models nb,tan,aode,waode] [--time] [dataset ...]
+usage: PYTHONPATH=. python bench/weka_compare_tanfam.py [--models nb,tan,aode,waode] [--time] [dataset ...]
+(extra models: tan-f (Friedman TAN), semilazy-tan, sp-tan, hocp-tan, lazy-tan, lazy-tan-all)
 """
 
 from __future__ import annotations
@@ -28,11 +29,46 @@ from dbayes.models.tan import TAN
 
 WEKA_CSV = Path("/work/shared/reference/weka.csv")
 DEFAULT = [
-    "adult", "letter", "iris", "labor", "haberman", "new-thyroid", "zoo", "glass", "wine", "ecoli", "lymph",
-    "hepatitis", "balance-scale", "heart-statlog", "heart-h", "heart-c", "autos", "primary-tumor", "diabetes",
-    "breast-w", "vote", "colic", "tic-tac-toe", "credit-a", "car", "ionosphere", "sonar", "dermatology", "cmc",
-    "audiology", "vehicle", "solar-flare", "credit-g", "soybean", "postoperative", "tae", "liver-disorders",
-    "lung-cancer", "sponge", "promoters",
+    "adult",
+    "letter",
+    "iris",
+    "labor",
+    "haberman",
+    "new-thyroid",
+    "zoo",
+    "glass",
+    "wine",
+    "ecoli",
+    "lymph",
+    "hepatitis",
+    "balance-scale",
+    "heart-statlog",
+    "heart-h",
+    "heart-c",
+    "autos",
+    "primary-tumor",
+    "diabetes",
+    "breast-w",
+    "vote",
+    "colic",
+    "tic-tac-toe",
+    "credit-a",
+    "car",
+    "ionosphere",
+    "sonar",
+    "dermatology",
+    "cmc",
+    "audiology",
+    "vehicle",
+    "solar-flare",
+    "credit-g",
+    "soybean",
+    "postoperative",
+    "tae",
+    "liver-disorders",
+    "lung-cancer",
+    "sponge",
+    "promoters",
 ]
 
 
@@ -148,7 +184,7 @@ def cv(name: str, models: list[str]):
     df, cols, y, C = load(name)
     fold = weka_folds(y)
     correct = {m: 0 for m in models}
-    secs = {m: 0.0 for m in models}
+    secs = {m: np.zeros(3) for m in models}  # counting, fit, predict
     for f in range(10):
         test = fold == f
         X, cards = code_fold(df, cols, y, C, ~test)
@@ -157,9 +193,11 @@ def cv(name: str, models: list[str]):
             t0 = time.perf_counter()
             tables = count_tables(X[~test], y[~test], TableLayout(C, cards, pairs=model.needs_pairs))
             rows = TrainingRows(X[~test], y[~test], cards, C) if model.needs_rows else None
+            t1 = time.perf_counter()
             model.fit(tables, rows)
+            t2 = time.perf_counter()
             pred = model.predict(np.asfortranarray(X[test]))
-            secs[m] += time.perf_counter() - t0
+            secs[m] += [t1 - t0, t2 - t1, time.perf_counter() - t2]
             correct[m] += int((pred == y[test]).sum())
     return {m: 100.0 * correct[m] / len(y) for m in models}, secs
 
@@ -168,6 +206,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("datasets", nargs="*")
     ap.add_argument("--models", default="nb,tan,aode,waode")
+    ap.add_argument(
+        "--time", action="store_true", help="print count/fit/predict seconds (sum over the 10 folds)"
+    )
     args = ap.parse_args(argv)
     try:
         MODELS.update(extra_models())
@@ -178,15 +219,23 @@ def main(argv=None):
     weka = weka[weka["mode"] == "cv"].set_index(["dataset", "classifier"])["accuracy_pct"]
     names = args.datasets or DEFAULT
     head = f"{'dataset':16s}" + "".join(f"{m:>22s}" for m in models)
-    print(head + "   (ours / weka / diff; seconds for 10 folds incl. counting)")
+    print(head + "   (accuracy %: ours / weka / ours - weka)")
     for name in names:
         acc, secs = cv(name, models)
         line = f"{name:16s}"
         for m in models:
             w = weka.get((name, WEKA_NAME.get(m, "")), np.nan)
             line += f"  {acc[m]:6.2f}/{w:6.2f}/{acc[m] - w:+5.2f}"
-        line += "   " + " ".join(f"{m}={secs[m]:.2f}s" for m in models)
         print(line, flush=True)
+        if args.time:
+            for m in models:
+                c, f, p = secs[m]
+                print(
+                    f"    {m:14s} count {c:7.3f}s  fit {f:7.3f}s  predict {p:7.3f}s"
+                    f"  fit+predict {f + p:7.3f}s"
+                    f"  total {c + f + p:7.3f}s",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -28,9 +28,6 @@ def aode_loop(X, y, cards, C, x, limit=1, m_est=False, w=1.0):
     n, d = X.shape
     N = n
 
-    def cnt(cond):
-        return sum(1 for r in range(n) if cond(r))
-
     def est(count, total, V):
         return (count + w / V) / (total + w) if m_est else (count + 1.0) / (total + V)
 
@@ -39,40 +36,50 @@ def aode_loop(X, y, cards, C, x, limit=1, m_est=False, w=1.0):
     for p in range(d):
         if x[p] == cards[p]:
             continue
-        if cnt(lambda r: X[r, p] == x[p]) < limit:
+        if sum(1 for r in range(n) if X[r, p] == x[p]) < limit:
             continue
         parents += 1
-        miss_p = cnt(lambda r: X[r, p] == cards[p])
+        miss_p = sum(1 for r in range(n) if X[r, p] == cards[p])
         for c in range(C):
-            n_cp = cnt(lambda r: y[r] == c and X[r, p] == x[p])
+            n_cp = sum(1 for r in range(n) if y[r] == c and X[r, p] == x[p])
             prob = est(n_cp, N - miss_p, C * cards[p])
             for a in range(d):
                 if a == p or x[a] == cards[a]:
                     continue
-                n_cpa = cnt(lambda r: y[r] == c and X[r, p] == x[p] and X[r, a] == x[a])
-                known = cnt(lambda r: y[r] == c and X[r, p] == x[p] and X[r, a] != cards[a])
+                n_cpa = sum(1 for r in range(n) if y[r] == c and X[r, p] == x[p] and X[r, a] == x[a])
+                known = sum(1 for r in range(n) if y[r] == c and X[r, p] == x[p] and X[r, a] != cards[a])
                 prob *= est(n_cpa, known, cards[a])
             probs[c] += prob
     if parents == 0:
         for c in range(C):
-            n_c = cnt(lambda r: y[r] == c)
+            n_c = sum(1 for r in range(n) if y[r] == c)
             prob = est(n_c, N, C)
             for a in range(d):
                 if x[a] == cards[a]:
                     continue
                 prob *= est(
-                    cnt(lambda r: y[r] == c and X[r, a] == x[a]), cnt(lambda r: y[r] == c and X[r, a] != cards[a]), cards[a]
+                    sum(1 for r in range(n) if y[r] == c and X[r, a] == x[a]),
+                    sum(1 for r in range(n) if y[r] == c and X[r, a] != cards[a]),
+                    cards[a],
                 )
             probs[c] = prob
     return probs / probs.sum()
 
 
-@pytest.mark.parametrize("params", [{}, {"frequency_limit": 5}, {"m_estimate": True, "m_weight": 2.0}, {"frequency_limit": 10**6}])
+@pytest.mark.parametrize(
+    "params", [{}, {"frequency_limit": 5}, {"m_estimate": True, "m_weight": 2.0}, {"frequency_limit": 10**6}]
+)
 def test_aode_matches_formula(params):
     X, y, cards, C = make_data()
     model = AODE(**params).fit(count_tables(X, y, TableLayout(C, cards)))
-    kw = {"limit": params.get("frequency_limit", 1), "m_est": params.get("m_estimate", False), "w": params.get("m_weight", 1.0)}
-    tests = np.asfortranarray(np.vstack([X[:15], [[cards[0], 1, 3, cards[3]], [cards[0], cards[1], cards[2], cards[3]]]]))
+    kw = {
+        "limit": params.get("frequency_limit", 1),
+        "m_est": params.get("m_estimate", False),
+        "w": params.get("m_weight", 1.0),
+    }
+    tests = np.asfortranarray(
+        np.vstack([X[:15], [[cards[0], 1, 3, cards[3]], [cards[0], cards[1], cards[2], cards[3]]]])
+    )
     got = model.predict_proba(tests)
     for i, x in enumerate(tests):
         np.testing.assert_allclose(got[i], aode_loop(X, y, cards, C, x, **kw), rtol=1e-10)

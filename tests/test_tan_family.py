@@ -1,5 +1,5 @@
-"""TAN family against brute force on small data: value-level CMI, semi-lazy parent choice, exact leave-one-out,
-HOCP counts, per-instance trees, and a generic check suite over every model of the family."""
+"""TAN family against brute force on small data: value-level CMI, semi-lazy parent choice, exact
+leave-one-out, HOCP counts, per-instance trees, and a generic check suite over every model of the family."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def fit(model, X, y, cards, C):
     return model.fit(t, TrainingRows(X, y, cards, C))
 
 
-# -- brute-force estimates ----------------------------------------------------------------------------------------
+# -- brute-force estimates
 def value_cmi_loop(X, y, C, k, j, ak, aj, cards):
     """Eq. 11 from the rows where both A_k and A_j are known."""
     rows = [r for r in range(len(y)) if X[r, k] < cards[k] and X[r, j] < cards[j]]
@@ -76,7 +76,7 @@ def eq8_loop(X, y, cards, k, c, xk, cond):
     return (n_pi_x + 5.0 * theta0) / (n_pi + 5.0)
 
 
-# -- value-level CMI ------------------------------------------------------------------------------------------------
+# -- value-level CMI
 def test_value_level_cmi_matches_loop_and_sums_to_eq7():
     X, y, cards, C = make_data(seed=1)
     t = count_tables(X, y, TableLayout(C, cards))
@@ -89,7 +89,7 @@ def test_value_level_cmi_matches_loop_and_sums_to_eq7():
         assert table[:-1, :-1].sum() == pytest.approx(conditional_mutual_information(t)[k, j], abs=1e-12)
 
 
-# -- semi-lazy TAN ------------------------------------------------------------------------------------------------
+# -- semi-lazy TAN
 def test_semilazy_parent_choice_matches_loop():
     X, y, cards, C = make_data(seed=2, n=120, cards=(3, 2, 4, 3, 2, 3))
     m = fit(SemiLazyTAN(), X, y, cards, C)
@@ -145,7 +145,7 @@ def test_is_chain_and_ancestors():
         ancestors(np.array([1, 0]))
 
 
-# -- SuperParent TAN: exact leave-one-out -------------------------------------------------------------------------
+# -- SuperParent TAN: exact leave-one-out
 def refit_loo_jll(X, y, cards, C, parents, r):
     keep = np.arange(len(y)) != r
     t = count_tables(X[keep], y[keep], TableLayout(C, cards))
@@ -153,7 +153,9 @@ def refit_loo_jll(X, y, cards, C, parents, r):
     return tree_joint_log_likelihood(laplace_log_prior(t.class_counts), cpts, parents, X[r : r + 1])[0]
 
 
-@pytest.mark.parametrize("parents", [[-1, -1, -1, -1, -1], [-1, 0, 1, 2, 3], [2, -1, -1, 2, 0], [-1, 0, 0, 0, 0]])
+@pytest.mark.parametrize(
+    "parents", [[-1, -1, -1, -1, -1], [-1, 0, 1, 2, 3], [2, -1, -1, 2, 0], [-1, 0, 0, 0, 0]]
+)
 def test_loo_from_tables_equals_refitting(parents):
     X, y, cards, C = make_data(seed=4, n=40)
     parents = np.array(parents)
@@ -211,10 +213,10 @@ def test_superparent_search_matches_brute_force(seed):
     assert (m.parents_ >= 0).sum() >= 3
     assert m.parents_.tolist() == brute_superparent(X, y, cards, C).tolist()
     assert len(m.loo_accuracy_path_) == 1 + int((m.parents_ >= 0).sum())
-    assert all(b > a for a, b in zip(m.loo_accuracy_path_, m.loo_accuracy_path_[1:]))
+    assert all(b > a for a, b in zip(m.loo_accuracy_path_, m.loo_accuracy_path_[1:], strict=False))
 
 
-# -- HOCP -----------------------------------------------------------------------------------------------------------
+# -- HOCP
 def test_hocp_counts_match_loops():
     X, y, cards, C = make_data(seed=6, n=100, cards=(3, 2, 4, 3, 2, 3))
     m = fit(HOCPTAN(), X, y, cards, C)
@@ -227,7 +229,8 @@ def test_hocp_counts_match_loops():
             n_pi, n_pi_x = cfg.match_counts(tests, c)
             for r, x in enumerate(tests):
                 match = [
-                    i for i in range(len(y))
+                    i
+                    for i in range(len(y))
                     if y[i] == c and X[i, k] < cards[k] and all(X[i, j] == x[j] for j in anc[k])
                 ]
                 assert n_pi[r] == len(match)
@@ -242,12 +245,16 @@ def test_hocp_counts_match_loops():
                     known = [i for i in range(len(y)) if X[i, k] < cards[k]]
                     theta0 = (sum(1 for i in known if X[i, k] == x[k]) + 1) / (len(known) + cards[k])
                     match = [i for i in known if y[i] == c and all(X[i, j] == x[j] for j in anc[k])]
-                    want += math.log((sum(1 for i in match if X[i, k] == x[k]) + 5 * theta0) / (len(match) + 5))
+                    want += math.log(
+                        (sum(1 for i in match if X[i, k] == x[k]) + 5 * theta0) / (len(match) + 5)
+                    )
             assert jll[r, c] == pytest.approx(want, rel=1e-10)
 
 
 def test_configuration_counts_without_training_rows():
-    cfg = ConfigurationCounts(np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64), 2, [0, 1], np.array([3, 3, 3]), 2)
+    cfg = ConfigurationCounts(
+        np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64), 2, [0, 1], np.array([3, 3, 3]), 2
+    )
     n_pi, n_pi_x = cfg.match_counts(np.array([[0, 1, 1]]), 1)
     assert n_pi.tolist() == [0] and n_pi_x.tolist() == [0]
 
@@ -258,7 +265,9 @@ def nominal_dataset(name):
     y = df["class"].cat.codes.to_numpy().astype(np.int64)
     cards = tuple(len(df[c].cat.categories) for c in cols)
     X = np.asfortranarray(
-        np.column_stack([np.where(df[c].cat.codes < 0, v, df[c].cat.codes) for c, v in zip(cols, cards)]).astype(np.int64)
+        np.column_stack(
+            [np.where(df[c].cat.codes < 0, v, df[c].cat.codes) for c, v in zip(cols, cards, strict=True)]
+        ).astype(np.int64)
     )
     return X, y, cards, len(df["class"].cat.categories)
 
@@ -279,7 +288,7 @@ def test_hocp_overfits_as_in_table_2():
     assert err["hocp-tan"][1] > err["tan"][1] + 0.02
 
 
-# -- totally-lazy TAN -------------------------------------------------------------------------------------------------
+# -- totally-lazy TAN
 def test_batched_prim_equals_tan_tree():
     rng = np.random.default_rng(7)
     W = rng.random((30, 6, 6))
@@ -333,7 +342,7 @@ def value_level_cmi_one_class(X, y, C, k, j, ak, aj, cards, c):
     return n_ckj / N * math.log(n_ckj * n_c / (n_ck * n_cj)) if n_ckj else 0.0
 
 
-# -- generic checks over every model of the family ----------------------------------------------------------------------
+# -- generic checks over every model of the family
 FAMILY = [
     SemiLazyTAN,
     HOCPTAN,
@@ -356,7 +365,9 @@ def test_generic_probabilities_unseen_missing(make):
     X2 = X.copy()
     X2[X2[:, 0] == cards[0], 0] = cards2[0]  # re-code missing
     m2 = fit(make(), np.asfortranarray(X2), y, cards2, C)
-    tests = np.asfortranarray(np.vstack([X2[:5], [[cards[0], 0, 0, 0, 0], list(cards2)]]))  # unseen; all missing
+    tests = np.asfortranarray(
+        np.vstack([X2[:5], [[cards[0], 0, 0, 0, 0], list(cards2)]])
+    )  # unseen; all missing
     for model, T in [(m, X[:10]), (m2, tests)]:
         p = model.predict_proba(T)
         assert p.shape == (len(T), C)

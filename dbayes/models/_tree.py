@@ -28,7 +28,8 @@ __all__ = [
 
 
 def ancestors(parents: np.ndarray) -> list[list[int]]:
-    """Ancestors of every attribute, nearest first (parent, grandparent, ...), in a forest given by ``parents``.
+    """Ancestors of every attribute, nearest first (parent, grandparent, ...), in a forest given by
+    ``parents``.
 
     Raises ``ValueError`` when ``parents`` holds a cycle.
     """
@@ -110,8 +111,11 @@ def value_cmi_terms(n_cij: np.ndarray) -> np.ndarray:
     pos = n > 0
     safe = np.where(pos, n, 1.0)
     with np.errstate(divide="ignore"):
-        ratio = np.log(safe) + np.log(np.maximum(n_c, 1.0)) - np.log(np.maximum(n_ci, 1.0)) - np.log(
-            np.maximum(n_cj, 1.0)
+        ratio = (
+            np.log(safe)
+            + np.log(np.maximum(n_c, 1.0))
+            - np.log(np.maximum(n_ci, 1.0))
+            - np.log(np.maximum(n_cj, 1.0))
         )
     return np.where(pos, n * ratio, 0.0) / total
 
@@ -151,7 +155,8 @@ def batched_prim_parents(W: np.ndarray) -> np.ndarray:
 def tree_joint_log_likelihood(
     class_log_prior: np.ndarray, log_cpt: list[np.ndarray], parents: np.ndarray, X: np.ndarray
 ) -> np.ndarray:
-    """``(n, C)`` log P(c) + Σ_k log θ(x_k | c, x_parent(k)) with tables laid out as :func:`friedman_log_cpt`."""
+    """``(n, C)`` log P(c) + Σ_k log θ(x_k | c, x_parent(k)) with tables laid out as
+    :func:`friedman_log_cpt`."""
     out = np.tile(class_log_prior, (X.shape[0], 1))
     for k, table in enumerate(log_cpt):
         p = int(parents[k])

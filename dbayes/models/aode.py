@@ -15,7 +15,8 @@ AODE (``weka.classifiers.bayes.AODE -F 1``)
     * P̂(c, x_p) = (N(c, x_p) + 1) / (N - N(p missing) + C·V_p);
     * P̂(x_a | c, x_p) = (N(c, x_p, x_a) + 1) / (N(c, x_p, a known) + V_a); a missing ``x_a`` is skipped;
     * with ``m_estimate=True`` (Weka ``-M -W w``) the Laplace terms become m-estimates:
-      (N(c, x_p) + w/(C·V_p)) / (N - N(p missing) + w) and (N(c, x_p, x_a) + w/V_a) / (N(c, x_p, a known) + w);
+      (N(c, x_p) + w/(C·V_p)) / (N - N(p missing) + w) and
+      (N(c, x_p, x_a) + w/V_a) / (N(c, x_p, a known) + w);
     * when no attribute qualifies as super parent, naive Bayes: (N_c + 1)/(N + C) · Π_a (N(c, x_a) + 1) /
       (N(c, a known) + V_a) (m-estimates likewise).
 
@@ -25,7 +26,8 @@ WAODE (``weka.classifiers.bayes.WAODE`` after ``Discretize`` and ``ReplaceMissin
     * super parent ``p`` is weighted by its mutual information with the class,
       W_p = Σ_{c, v} P(c, v) log2 [P(c, v) / (P(c) P(v))], maximum-likelihood probabilities over the N rows,
       a term counting 0 when P(c, v) or P(c)·P(v) is below 1e-6 (Weka's ``Utils.SMALL``);
-    * P̂(c, x_p) = (N(c, x_p) + 1/(C·V_p)) / (N + 1), P̂(x_a | c, x_p) = (N(c, x_p, x_a) + 1/V_a) / (N(c, x_p) + 1);
+    * P̂(c, x_p) = (N(c, x_p) + 1/(C·V_p)) / (N + 1),
+      P̂(x_a | c, x_p) = (N(c, x_p, x_a) + 1/V_a) / (N(c, x_p) + 1);
     * P(c, x) ∝ Σ_p W_p P̂(c, x_p) Π_{a≠p} P̂(x_a | c, x_p). When every W_p is 0 (e.g. every attribute was
       discretized into one interval) Weka divides 0 by 0 and predicts the first class; we average with equal
       weights instead (plain AODE without frequency limit).
@@ -100,7 +102,9 @@ class _SuperParentModel(Model):
         offsets[p] = int(sizes.sum())
         for a in range(d):
             if a != p:
-                stacked[:, offsets[a] : offsets[a] + sizes[a]] = child_table(p, a).reshape(tables.n_classes, -1)
+                stacked[:, offsets[a] : offsets[a] + sizes[a]] = child_table(p, a).reshape(
+                    tables.n_classes, -1
+                )
         self.child_.append(stacked)
         self.offsets_.append(offsets)
 
@@ -203,7 +207,9 @@ class AODE(_SuperParentModel):
         active = np.zeros((d, n), dtype=bool)
         for p in range(d):
             xp = X[:, p].astype(np.int64)
-            active[p] = (xp < self.cards_[p]) & (self.frequency_[p][np.minimum(xp, self.cards_[p])] >= self.frequency_limit)
+            active[p] = (xp < self.cards_[p]) & (
+                self.frequency_[p][np.minimum(xp, self.cards_[p])] >= self.frequency_limit
+            )
             if active[p].any():
                 rows = np.flatnonzero(active[p])
                 spode[p, rows] = self._spode_log_joint(X[rows], p)
@@ -211,7 +217,9 @@ class AODE(_SuperParentModel):
         has_parent = active.any(axis=0)
         if has_parent.any():
             # mean over the active super parents: log Σ_p exp(spode_p) - log(#parents)
-            out[has_parent] = logsumexp(spode[:, has_parent], axis=0) - np.log(active[:, has_parent].sum(axis=0))[:, None]
+            out[has_parent] = (
+                logsumexp(spode[:, has_parent], axis=0) - np.log(active[:, has_parent].sum(axis=0))[:, None]
+            )
         if (~has_parent).any():
             Xn = X[~has_parent]
             jll = np.tile(self.nb_prior_, (len(Xn), 1))

@@ -9,11 +9,12 @@ estimated with eq. 8 (``N0`` = 5, Laplace prior on the marginal of ``A_k``):
     θ_s(a_k | π) = (N(π, a_k) + N0 · θ_0(a_k)) / (N(π) + N0),     π = (c, values of the ancestors).
 
 The paper keeps this model to show over-fitting (its Table 2: much lower error than TAN on the training data,
-higher under 10-fold CV). Higher-order counts are not in the count tables, so the model needs the training rows
-(``needs_rows``): at fit time it groups the training rows by (class, ancestor values) once per attribute, by
-mixed-radix keys compressed to dense ids after each ancestor (``np.unique``), and keeps the sorted keys of every
-step; a block of test rows is looked up with ``np.searchsorted`` along the same steps, so scoring is vectorised
-and a configuration absent from the training data gets N(π) = 0 (the estimate is then the prior θ_0).
+higher under 10-fold CV). Higher-order counts are not in the count tables, so the model needs the training
+rows (``needs_rows``): at fit time it groups the training rows by (class, ancestor values) once per
+attribute, by mixed-radix keys compressed to dense ids after each ancestor (``np.unique``), and keeps the
+sorted keys of every step; a block of test rows is looked up with ``np.searchsorted`` along the same steps,
+so scoring is vectorised and a configuration absent from the training data gets N(π) = 0 (the estimate is
+then the prior θ_0).
 
 Missing values: a missing ancestor value is matched as a value of its own (training rows with that ancestor
 missing share the configuration); N(π) and N(π, a_k) count only rows whose ``A_k`` is known (sec. 2.2); a
@@ -137,7 +138,8 @@ class HOCPTAN(Model):
         slots = np.asarray(tables.cards, dtype=np.int64) + 1
         X = np.asarray(train.X)
         self.configs_ = [
-            ConfigurationCounts(X, train.y, k, sorted(self.ancestors_[k]), slots, tables.n_classes) for k in range(d)
+            ConfigurationCounts(X, train.y, k, sorted(self.ancestors_[k]), slots, tables.n_classes)
+            for k in range(d)
         ]
         self.prior_ = [marginal_prior(tables.attr(k)) for k in range(d)]
         self._set_fitted(tables)

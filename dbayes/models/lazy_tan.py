@@ -1,7 +1,8 @@
-"""Totally-lazy TAN: a tree per test instance from value-level conditional mutual information (seed 000 sec. 3.4).
+"""Totally-lazy TAN: a tree per test instance from value-level CMI (seed 000 sec. 3.4).
 
-For a test instance ``x`` the edge weight between attributes ``A_i`` and ``A_j`` is the value-level conditional
-mutual information of the instance's two values (eq. 11, read as in :mod:`dbayes.models.semilazy_tan`):
+For a test instance ``x`` the edge weight between attributes ``A_i`` and ``A_j`` is the value-level
+conditional mutual information of the instance's two values (eq. 11, read as in
+:mod:`dbayes.models.semilazy_tan`):
 
     I_c(x_i, x_j) = P(x_i, x_j, c) · log [ P(x_i, x_j | c) / (P(x_i | c) P(x_j | c)) ]
 
@@ -20,7 +21,8 @@ neither variant reduces error; the model is kept to reproduce that finding.
 
 Reference
 ---------
-Z. Wang, G. I. Webb, F. Zheng, "Adjusting dependence relations for semi-lazy TAN classifiers", AI 2003, sec. 3.4.
+Z. Wang, G. I. Webb, F. Zheng, "Adjusting dependence relations for semi-lazy TAN classifiers", AI 2003,
+sec. 3.4.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ class LazyTAN(Model):
                 t = np.full((C, tables.cards[i] + 1, tables.cards[j] + 1), -np.inf)
                 t[:, :-1, :-1] = value_cmi_terms(tables.pair(i, j)[:, :-1, :-1])
                 self.terms_[i, j] = t
-        # eq. 8 numerators and denominators: log θ_s(x_k | c, x_p) = log(N(c,x_p,x_k) + N0 θ0) - log(N(c,x_p) + N0)
+        # eq. 8: log θ_s(x_k | c, x_p) = log(N(c, x_p, x_k) + N0 θ0) - log(N(c, x_p) + N0)
         self.prior_ = [marginal_prior(tables.attr(k)) for k in range(d)]
         self.class_cpt_ = []
         self.pair_cpt_ = {}
@@ -96,7 +98,9 @@ class LazyTAN(Model):
                     continue
                 n = tables.pair(p, k)[:, :-1, :-1].astype(np.float64)
                 t = np.zeros((C, tables.cards[p] + 1, tables.cards[k] + 1))
-                t[:, :-1, :-1] = np.log(n + self.n0 * self.prior_[k]) - np.log(n.sum(axis=2, keepdims=True) + self.n0)
+                t[:, :-1, :-1] = np.log(n + self.n0 * self.prior_[k]) - np.log(
+                    n.sum(axis=2, keepdims=True) + self.n0
+                )
                 t[:, -1, :] = self.class_cpt_[k]  # missing parent value: the class alone
                 self.pair_cpt_[p, k] = t
         self._set_fitted(tables)

@@ -1,4 +1,4 @@
-"""Semi-lazy TAN: Friedman's tree at training time, the parent re-chosen per test instance (seed 000 sec. 3.3).
+"""Semi-lazy TAN: Friedman's tree at training time, the parent re-chosen per instance (seed 000 sec. 3.3).
 
 Training builds exactly the tree of :class:`dbayes.models.tan.TAN` (CMI eq. 7, maximum spanning tree, rooted
 at attribute 0). At classification time each attribute ``A_k`` of the test instance takes as parent the
@@ -6,7 +6,7 @@ ancestor (in that tree) whose *value* has the largest value-level conditional mu
 value ``a_k`` (eq. 10-11):
 
     P(a_k | a_1, ..., a_{k-1}, c) ≈ P(a_k | MAX{Ancestors(a_k)}, c)                                   (eq. 10)
-    I(a_k, a_j | C) = Σ_c P(a_k, a_j, c) · log [ P(a_k, a_j | c) / (P(a_k | c) P(a_j | c)) ]           (eq. 11)
+    I(a_k, a_j | C) = Σ_c P(a_k, a_j, c) · log [ P(a_k, a_j | c) / (P(a_k | c) P(a_j | c)) ]     (eq. 11)
 
 Reading of eq. 11: the transcription shows the leading factor as "P(a_k, a_j c)"; we read it as the joint
 P(a_k, a_j, c), the same weighting as eq. 7 (whose leading factor is printed the same way and is the joint in
@@ -24,7 +24,8 @@ Decisions (all tested):
   θ_s(a_k | c), naive Bayes with the same eq. 8 estimates.
 
 Fitting precomputes, for every attribute and every ancestor, the eq. 8 table P(a_k | c, a_j) and the table of
-eq. 11 over all value pairs, so scoring a block of rows is lookups and one argmax over ancestors per attribute.
+eq. 11 over all value pairs, so scoring a block of rows is lookups and one argmax over ancestors per
+attribute.
 
 Reference
 ---------
@@ -48,7 +49,8 @@ __all__ = ["SemiLazyTAN", "value_level_cmi"]
 def value_level_cmi(tables: CountTables, k: int, j: int) -> np.ndarray:
     """``(V_k + 1, V_j + 1)`` table of eq. 11's I(a_k, a_j | C) for every value pair; missing slots are -inf.
 
-    Built from ``tables.pair(k, j)`` restricted to known values (see :func:`dbayes.models._tree.value_cmi_terms`).
+    Built from ``tables.pair(k, j)`` restricted to known values (see
+    :func:`dbayes.models._tree.value_cmi_terms`).
     """
     out = np.full((tables.cards[k] + 1, tables.cards[j] + 1), -np.inf)
     out[:-1, :-1] = value_cmi_terms(tables.pair(k, j)[:, :-1, :-1]).sum(axis=0)
@@ -98,14 +100,19 @@ class SemiLazyTAN(Model):
         self.chain_ = is_chain(self.parents_)
         self.class_log_prior_ = laplace_log_prior(tables.class_counts, 1.0)
         # per attribute: the class-only table, and per ancestor the CPT and the eq. 11 table
-        self.class_cpt_ = [friedman_log_cpt(tables, k, -1, self.n0)[:, 0, :] for k in range(d)]  # (C, V_k + 1)
-        self.anc_cpt_ = [[friedman_log_cpt(tables, k, j, self.n0) for j in self.ancestors_[k]] for k in range(d)]
+        self.class_cpt_ = [
+            friedman_log_cpt(tables, k, -1, self.n0)[:, 0, :] for k in range(d)
+        ]  # (C, V_k + 1)
+        self.anc_cpt_ = [
+            [friedman_log_cpt(tables, k, j, self.n0) for j in self.ancestors_[k]] for k in range(d)
+        ]
         self.anc_cmi_ = [[value_level_cmi(tables, k, j) for j in self.ancestors_[k]] for k in range(d)]
         self._set_fitted(tables)
         return self
 
     def chosen_parents(self, X: np.ndarray) -> np.ndarray:
-        """``(n, d)``: the ancestor each attribute of each row is conditioned on (eq. 10), -1 for the class only."""
+        """``(n, d)``: the ancestor each attribute of each row is conditioned on (eq. 10), -1 for the class
+        only."""
         X = self._check_X(X)
         n, d = X.shape
         out = np.full((n, d), -1, dtype=np.int64)

@@ -1,13 +1,13 @@
 """SuperParent TAN (Keogh and Pazzani 1999) with exact leave-one-out accuracy from the count tables.
 
-Greedy search (seed 000 sec. 2.3): starting from naive Bayes (every attribute an *orphan*: the class is its only
-parent), repeat
+Greedy search (seed 000 sec. 2.3): starting from naive Bayes (every attribute an *orphan*: the class is its
+only parent), repeat
 
 1. for every attribute ``s``, make it the *super parent* of every orphan it can take (all orphans except
    itself and the root of its own tree, which would close a cycle) and measure the leave-one-out (LOO)
    accuracy of that network; keep the best ``s`` (lowest index on ties);
-2. among the orphans ``s`` can take, choose its *favourite child* ``o``: the single arc ``s -> o`` whose network
-   has the best LOO accuracy (lowest index on ties);
+2. among the orphans ``s`` can take, choose its *favourite child* ``o``: the single arc ``s -> o``
+   whose network has the best LOO accuracy (lowest index on ties);
 3. add that arc if it strictly improves the LOO accuracy of the current network, else stop;
 
 until no improvement or ``n - 1`` arcs. The estimates are TAN's (seed 000 eq. 8, ``N0`` = 5, Laplace prior on
@@ -15,16 +15,17 @@ the attribute's marginal, Laplace class prior), as in the seed's own implementat
 
 Leave-one-out is exact and never refits: for training row ``r`` (class ``y_r``), removing it changes only the
 counts it contributed -- N_{y_r} and N, and for each attribute ``k`` with ``x_k`` known: N(y_r, x_p, x_k),
-N(y_r, x_p), the marginal count of ``x_k`` and the number of known ``A_k`` (the prior θ_0 of eq. 8). So the LOO
-log-factor of every row is a gather from the full tables with a -1 on the entries of the row's own class
-(:func:`loo_log_factor`), vectorised over all training rows. Accuracy is additive over blocks of training rows,
-so :func:`loo_joint_log_likelihood` is the per-block function of a distributed pass.
+N(y_r, x_p), the marginal count of ``x_k`` and the number of known ``A_k`` (the prior θ_0 of eq. 8). So the
+LOO log-factor of every row is a gather from the full tables with a -1 on the entries of the row's own class
+(:func:`loo_log_factor`), vectorised over all training rows. Accuracy is additive over blocks of training
+rows, so :func:`loo_joint_log_likelihood` is the per-block function of a distributed pass.
 
 References
 ----------
 E. J. Keogh, M. J. Pazzani, "Learning augmented Bayesian classifiers: a comparison of distribution-based and
 classification-based approaches", AISTATS 1999.
-Z. Wang, G. I. Webb, F. Zheng, "Adjusting dependence relations for semi-lazy TAN classifiers", AI 2003, sec. 2.3.
+Z. Wang, G. I. Webb, F. Zheng, "Adjusting dependence relations for semi-lazy TAN classifiers", AI 2003,
+sec. 2.3.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ CACHE_BYTES = 512 * 2**20
 
 
 def loo_class_log_prior(tables: CountTables, y: np.ndarray) -> np.ndarray:
-    """``(n, C)``: log P(c) (Laplace) from the tables without row ``r``, for training rows of classes ``y``."""
+    """``(n, C)``: log P(c) (Laplace) from the tables without row ``r``, for training rows of classes
+    ``y``."""
     n_c = tables.class_counts.astype(np.float64)
     C = len(n_c)
     counts = np.tile(n_c, (len(y), 1))
@@ -52,8 +54,11 @@ def loo_class_log_prior(tables: CountTables, y: np.ndarray) -> np.ndarray:
     return np.log(counts + 1.0) - np.log(n_c.sum() - 1.0 + C)
 
 
-def loo_log_factor(tables: CountTables, X: np.ndarray, y: np.ndarray, k: int, p: int, n0: float) -> np.ndarray:
-    """``(n, C)``: leave-one-out log θ_s(x_k | c, x_p) (eq. 8) of training rows ``X, y`` (counted in ``tables``).
+def loo_log_factor(
+    tables: CountTables, X: np.ndarray, y: np.ndarray, k: int, p: int, n0: float
+) -> np.ndarray:
+    """``(n, C)``: leave-one-out log θ_s(x_k | c, x_p) (eq. 8) of training rows ``X, y`` (counted in
+    ``tables``).
 
     ``p = -1`` (or a missing ``x_p``) conditions on the class alone; a missing ``x_k`` gives 0.
     """
@@ -176,7 +181,8 @@ class SuperParentTAN(Model):
         correct = _n_correct(S, y)
         path = [correct / n]
         parents = np.full(d, -1, dtype=np.int64)
-        # T[s] = Σ over orphans o ≠ s of delta(o, s): the super-parent network of s is S + T[s] (minus the root)
+        # T[s] = Σ over orphans o ≠ s of delta(o, s): the super-parent network of s is S + T[s]
+        # (minus delta(root of s, s) when s has a parent)
         T = [sum((delta(o, s) for o in range(d) if o != s), np.zeros_like(S)) for s in range(d)]
         for _ in range(d - 1):
             root = np.arange(d)

@@ -86,7 +86,9 @@ def loo_log_factor(
     comb = xp * Vk + xk_safe
     rows = np.arange(n)
     with np.errstate(divide="ignore", invalid="ignore"):  # rows with x_k missing are set to 0 below
-        f = (np.log(A)[:, comb] - np.log(B)[:, xp]).T
+        # row gathers from (cells, C) tables: each row copies C contiguous values
+        f = np.ascontiguousarray(np.log(A).T)[comb]
+        f -= np.ascontiguousarray(np.log(B).T)[xp]
         # the row's own class: its counts without the row itself
         f[rows, y] = np.log(A[y, comb] - 1.0) - np.log(B[y, xp] - 1.0)
     f[~known] = 0.0

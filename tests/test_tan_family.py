@@ -374,6 +374,8 @@ def test_generic_probabilities_unseen_missing(make):
         assert np.isfinite(p).all()
         np.testing.assert_allclose(p.sum(axis=1), 1.0)
         assert model.predict(T).shape == (len(T),)
+        # the coded blocks of dbayes.data.encode are unsigned bytes: same scores
+        np.testing.assert_allclose(model.predict_proba(np.asfortranarray(T.astype(np.uint8))), p, rtol=1e-12)
 
 
 @pytest.mark.parametrize("make", FAMILY, ids=IDS)
@@ -410,3 +412,11 @@ def test_bad_parameters_raise_job_error():
     for M in (HOCPTAN, SuperParentTAN):
         with pytest.raises(JobError):
             M().fit(t)
+
+
+@pytest.mark.parametrize("make", FAMILY, ids=IDS)
+def test_generic_uint8_training_rows(make):
+    X, y, cards, C = make_data(seed=12, n=50)
+    p64 = fit(make(), X, y, cards, C).predict_proba(X[:6])
+    p8 = fit(make(), np.asfortranarray(X.astype(np.uint8)), y, cards, C).predict_proba(X[:6])
+    np.testing.assert_allclose(p8, p64, rtol=1e-12)

@@ -38,8 +38,8 @@ from dbayes.models.nb import laplace_log_prior
 __all__ = ["LazyTAN"]
 
 VARIANTS = ("class", "all")
-#: (rows x classes) trees built at once
-BLOCK_TREES = 4096
+#: weight-matrix entries built at once (trees x d x d); bounds the batch to 64 MiB of float64
+BLOCK_ENTRIES = 2**23
 
 
 class LazyTAN(Model):
@@ -128,7 +128,8 @@ class LazyTAN(Model):
         n, d = X.shape
         C = self.n_classes_
         out = np.empty((n, C, d), dtype=np.int64)
-        step = max(1, BLOCK_TREES // (C if self.variant == "class" else 1))
+        trees_per_row = C if self.variant == "class" else 1
+        step = max(1, BLOCK_ENTRIES // (trees_per_row * max(d * d, 1)))
         for start in range(0, n, step):
             Xb = X[start : start + step]
             W = self._weights(Xb)

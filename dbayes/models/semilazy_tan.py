@@ -99,47 +99,52 @@ class SemiLazyTAN(Model):
         self.ancestors_ = ancestors(self.parents_)
         self.chain_ = is_chain(self.parents_)
         self.class_log_prior_ = laplace_log_prior(tables.class_counts, 1.0)
-        # per attribute: the class-only table, and per ancestor the CPT and the eq. 11 table
-        self.class_cpt_ = [
-            friedman_log_cpt(tables, k, -1, self.n0)[:, 0, :] for k in range(d)
-        ]  # (C, V_k + 1)
-        self.anc_cpt_ = [
-            [friedman_log_cpt(tables, k, j, self.n0) for j in self.ancestors_[k]] for k in range(d)
-        ]
+        # per attribute k, one (cells, C) table stacking log θ_s(x_k | c, x_j) for every ancestor j (cells
+        # (x_j, x_k)) and then log θ_s(x_k | c) (cells x_k); rows are gathered per test row in one step
         self.anc_cmi_ = [[value_level_cmi(tables, k, j) for j in self.ancestors_[k]] for k in range(d)]
+        self.stacked_cpt_, self.offsets_ = [], []
+        for k in range(d):
+            blocks = [friedman_log_cpt(tables, k, j, self.n0) for j in self.ancestors_[k]]
+            blocks.append(friedman_log_cpt(tables, k, -1, self.n0))  # (C, 1, V_k + 1): class only
+            flat = [b.reshape(tables.n_classes, -1).T for b in blocks]
+            self.offsets_.append(
+                np.concatenate([[0], np.cumsum([len(b) for b in flat])[:-1]]).astype(np.int64)
+            )
+            self.stacked_cpt_.append(np.ascontiguousarray(np.concatenate(flat, axis=0)))
         self._set_fitted(tables)
         return self
+
+    def _chosen_positions(self, X: np.ndarray, k: int) -> np.ndarray:
+        """Position in ``ancestors_[k]`` of each row's chosen ancestor; ``len(ancestors_[k])``: class only."""
+        anc = self.ancestors_[k]
+        n = X.shape[0]
+        if self.chain_ or not anc:
+            return np.full(n, len(anc), dtype=np.int64)
+        xk = X[:, k]
+        score = np.column_stack([t[xk, X[:, j]] for t, j in zip(self.anc_cmi_[k], anc, strict=True)])
+        best = np.argmax(score, axis=1)  # first (nearest) ancestor on ties
+        usable = np.isfinite(score[np.arange(n), best])
+        return np.where(usable, best, len(anc))
 
     def chosen_parents(self, X: np.ndarray) -> np.ndarray:
         """``(n, d)``: the ancestor each attribute of each row is conditioned on (eq. 10), -1 for the class
         only."""
         X = self._check_X(X)
-        n, d = X.shape
-        out = np.full((n, d), -1, dtype=np.int64)
-        if self.chain_:
-            return out
-        for k in range(d):
-            anc = self.ancestors_[k]
-            if not anc:
-                continue
-            xk = X[:, k].astype(np.int64)
-            score = np.column_stack([t[xk, X[:, j]] for t, j in zip(self.anc_cmi_[k], anc, strict=True)])
-            best = np.argmax(score, axis=1)  # first (nearest) ancestor on ties
-            usable = np.isfinite(score[np.arange(n), best])
-            out[:, k] = np.where(usable, np.asarray(anc)[best], -1)
+        out = np.full(X.shape, -1, dtype=np.int64)
+        for k in range(X.shape[1]):
+            anc = np.asarray([*self.ancestors_[k], -1], dtype=np.int64)
+            out[:, k] = anc[self._chosen_positions(X, k)]
         return out
 
     def joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         X = self._check_X(X)
         n, d = X.shape
         out = np.tile(self.class_log_prior_, (n, 1))
-        chosen = self.chosen_parents(X)
+        rows = np.arange(n)
         for k in range(d):
-            xk = X[:, k].astype(np.int64)
-            jll = self.class_cpt_[k].T[xk]  # class only: root, chain, no usable ancestor
-            for pos, j in enumerate(self.ancestors_[k]):
-                rows = np.flatnonzero(chosen[:, k] == j)
-                if rows.size:
-                    jll[rows] = self.anc_cpt_[k][pos][:, X[rows, j], xk[rows]].T
-            out += jll
+            pos = self._chosen_positions(X, k)
+            anc = np.asarray([*self.ancestors_[k], 0], dtype=np.int64)  # class only: any column, value unused
+            xj = np.where(pos < len(self.ancestors_[k]), X[rows, anc[pos]], 0).astype(np.int64)
+            cell = self.offsets_[k][pos] + xj * (self.cards_[k] + 1) + X[:, k]
+            out += self.stacked_cpt_[k][cell]
         return out

@@ -62,7 +62,15 @@ def loo_log_factor(
 
     ``p = -1`` (or a missing ``x_p``) conditions on the class alone; a missing ``x_k`` gives 0.
     """
+    return _loo_log_factor_cn(tables, X, np.asarray(y, dtype=np.int64), k, p, n0).T
+
+
+def _loo_log_factor_cn(
+    tables: CountTables, X: np.ndarray, y: np.ndarray, k: int, p: int, n0: float
+) -> np.ndarray:
+    """:func:`loo_log_factor` laid out ``(C, n)`` (the search works class-major: ``np.take`` along rows)."""
     n = X.shape[0]
+    C = tables.n_classes
     Vk = tables.cards[k]
     xk = np.asarray(X[:, k], dtype=np.int64)
     known = xk < Vk
@@ -70,28 +78,28 @@ def loo_log_factor(
     # (C, V_p + 1, V_k): counts of (class, parent value, x_k); row V_p = class only
     if p >= 0:
         Vp = tables.cards[p]
-        num = np.empty((tables.n_classes, Vp + 1, Vk))
+        num = np.empty((C, Vp + 1, Vk))
         num[:, :Vp] = tables.pair(p, k)[:, :-1, :-1]
         num[:, Vp] = tables.attr(k)[:, :-1]
         xp = np.asarray(X[:, p], dtype=np.int64)  # missing parent = V_p = the class-only row
     else:
+        Vp = 0
         num = tables.attr(k)[:, None, :-1].astype(np.float64)
         xp = np.zeros(n, dtype=np.int64)
     den = num.sum(axis=2)
     marg = tables.attr(k)[:, :-1].sum(axis=0).astype(np.float64)
     # θ_0 of the row's own value without the row: (M_x - 1 + 1) / (M - 1 + V)
     theta0 = marg / (marg.sum() - 1.0 + Vk) if Vk else np.ones(0)
-    A = (num + n0 * theta0).reshape(tables.n_classes, -1)  # (C, (V_p + 1) * V_k)
+    A = (num + n0 * theta0).reshape(C, -1)  # (C, (V_p + 1) * V_k)
     B = den + n0  # (C, V_p + 1)
     comb = xp * Vk + xk_safe
-    rows = np.arange(n)
     with np.errstate(divide="ignore", invalid="ignore"):  # rows with x_k missing are set to 0 below
-        # row gathers from (cells, C) tables: each row copies C contiguous values
-        f = np.ascontiguousarray(np.log(A).T)[comb]
-        f -= np.ascontiguousarray(np.log(B).T)[xp]
+        f = np.take(np.log(A), comb, axis=1)
+        f -= np.take(np.log(B), xp, axis=1)
         # the row's own class: its counts without the row itself
-        f[rows, y] = np.log(A[y, comb] - 1.0) - np.log(B[y, xp] - 1.0)
-    f[~known] = 0.0
+        own = np.log(np.take(A, y * A.shape[1] + comb) - 1.0) - np.log(np.take(B, y * (Vp + 1) + xp) - 1.0)
+    np.put(f, y * n + np.arange(n), own)
+    f[:, ~known] = 0.0
     return f
 
 
@@ -105,8 +113,9 @@ def loo_joint_log_likelihood(
     return out
 
 
-def _n_correct(jll: np.ndarray, y: np.ndarray) -> int:
-    return int((np.argmax(jll, axis=1) == y).sum())
+def _n_correct(jll_cn: np.ndarray, y: np.ndarray) -> int:
+    """Rows whose class-major ``(C, n)`` scores put their own class first (lowest class on ties)."""
+    return int((np.argmax(jll_cn, axis=0) == y).sum())
 
 
 class SuperParentTAN(Model):
@@ -165,7 +174,7 @@ class SuperParentTAN(Model):
     def _search(self, tables: CountTables, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, list[float]]:
         n, d = X.shape
         n0 = self.n0
-        base = [loo_log_factor(tables, X, y, k, -1, n0) for k in range(d)]
+        base = [_loo_log_factor_cn(tables, X, y, k, -1, n0) for k in range(d)]
         cache: dict[tuple[int, int], np.ndarray] = {}
         budget = CACHE_BYTES // max(base[0].nbytes if d else 1, 1)
 
@@ -174,12 +183,12 @@ class SuperParentTAN(Model):
             key = (o, s)
             if key in cache:
                 return cache[key]
-            out = loo_log_factor(tables, X, y, o, s, n0) - base[o]
+            out = _loo_log_factor_cn(tables, X, y, o, s, n0) - base[o]
             if len(cache) < budget:
                 cache[key] = out
             return out
 
-        S = loo_class_log_prior(tables, y) + sum(base, np.zeros((n, tables.n_classes)))
+        S = loo_class_log_prior(tables, y).T + sum(base, np.zeros((tables.n_classes, n)))
         correct = _n_correct(S, y)
         path = [correct / n]
         parents = np.full(d, -1, dtype=np.int64)

@@ -84,7 +84,7 @@ def class_mutual_information(tables: CountTables) -> np.ndarray:
 class _SuperParentModel(Model):
     """Shared scoring: per super parent ``p`` a prior table and one stacked table of child terms.
 
-    Subclasses fill ``prior_[p]`` (C, V_p + 1) = log P̂(c, x_p) and ``child_[p]`` (C, S_p) = the
+    Subclasses fill ``prior_[p]`` (C, V_p + 1) = log P̂(c, x_p) and ``child_[p]`` (S_p, C) = the
     concatenation over children ``a`` of the (V_p + 1) x (V_a + 1) tables log P̂(x_a | c, x_p) (zero for a
     missing child and for ``a = p``), with ``offsets_[p][a]`` the start of child ``a``.
     """
@@ -105,7 +105,7 @@ class _SuperParentModel(Model):
                 stacked[:, offsets[a] : offsets[a] + sizes[a]] = child_table(p, a).reshape(
                     tables.n_classes, -1
                 )
-        self.child_.append(stacked)
+        self.child_.append(np.ascontiguousarray(stacked.T))  # (cells, C): one row gather per term
         self.offsets_.append(offsets)
 
     def _spode_log_joint(self, X: np.ndarray, p: int) -> np.ndarray:
@@ -114,8 +114,8 @@ class _SuperParentModel(Model):
         xp = X[:, p].astype(np.int64)
         idx = self.offsets_[p][None, :] + xp[:, None] * slots[None, :] + X.astype(np.int64)
         idx[:, p] = self.offsets_[p][p]  # the zero column: a parent is not its own child
-        terms = self.child_[p][:, idx]  # (C, n, d)
-        return self.prior_[p][:, xp].T + terms.sum(axis=2).T
+        terms = np.take(self.child_[p], idx, axis=0)  # (n, d, C); np.take is much faster than fancy indexing
+        return np.take(self.prior_[p], xp, axis=1).T + terms.sum(axis=1)
 
     def joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         X = self._check_X(X)
@@ -224,7 +224,7 @@ class AODE(_SuperParentModel):
             Xn = X[~has_parent]
             jll = np.tile(self.nb_prior_, (len(Xn), 1))
             for a, t in enumerate(self.nb_cpt_):
-                jll += t.T[Xn[:, a]]
+                jll += np.take(t, Xn[:, a], axis=1).T
             out[~has_parent] = jll
         return out
 

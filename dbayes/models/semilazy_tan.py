@@ -146,5 +146,5 @@ class SemiLazyTAN(Model):
             anc = np.asarray([*self.ancestors_[k], 0], dtype=np.int64)  # class only: any column, value unused
             xj = np.where(pos < len(self.ancestors_[k]), X[rows, anc[pos]], 0).astype(np.int64)
             cell = self.offsets_[k][pos] + xj * (self.cards_[k] + 1) + X[:, k]
-            out += self.stacked_cpt_[k][cell]
+            out += np.take(self.stacked_cpt_[k], cell, axis=0)
         return out

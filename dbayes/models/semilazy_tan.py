@@ -121,7 +121,13 @@ class SemiLazyTAN(Model):
         if self.chain_ or not anc:
             return np.full(n, len(anc), dtype=np.int64)
         xk = X[:, k]
-        score = np.column_stack([t[xk, X[:, j]] for t, j in zip(self.anc_cmi_[k], anc, strict=True)])
+        xk = xk.astype(np.int64)
+        score = np.column_stack(
+            [
+                np.take(t, xk * t.shape[1] + X[:, j], axis=None)  # t[xk, x_j], flat (np.take is fast)
+                for t, j in zip(self.anc_cmi_[k], anc, strict=True)
+            ]
+        )
         best = np.argmax(score, axis=1)  # first (nearest) ancestor on ties
         usable = np.isfinite(score[np.arange(n), best])
         return np.where(usable, best, len(anc))

@@ -237,3 +237,11 @@ def test_cv_accuracy_equals_weka(name):
             correct[i] += (model.fit(t).predict(X[test]) == y[test]).sum()
     ours = 100 * correct / len(y)
     np.testing.assert_allclose(ours, WEKA_CV[name], atol=1e-9)
+
+
+@pytest.mark.parametrize("model", [AODE(), WAODE()], ids=["aode", "waode"])
+def test_no_attributes_gives_laplace_class_prior(model):
+    X = np.zeros((5, 0), dtype=np.int64)
+    y = np.array([0, 0, 0, 1, 1])
+    p = model.fit(count_tables(X, y, TableLayout(2, ()))).predict_proba(X[:2])
+    np.testing.assert_allclose(p, [[4 / 7, 3 / 7]] * 2)

@@ -48,6 +48,7 @@ from scipy.special import logsumexp
 from dbayes.counts import CountTables
 from dbayes.errors import JobError
 from dbayes.models.base import Model, TrainingRows
+from dbayes.models.nb import laplace_log_prior
 from dbayes.models.tan import mode_replaced
 
 __all__ = ["AODE", "WAODE", "class_mutual_information"]
@@ -253,6 +254,7 @@ class WAODE(_SuperParentModel):
         d, C = len(tables.cards), tables.n_classes
         N = float(tables.n)
         self.weights_ = class_mutual_information(tables)
+        self.class_log_prior_ = laplace_log_prior(tables.class_counts, 1.0)
         self.prior_, self.child_, self.offsets_ = [], [], []
         for p in range(d):
             Vp = tables.cards[p]
@@ -274,8 +276,8 @@ class WAODE(_SuperParentModel):
 
     def _block_jll(self, X: np.ndarray) -> np.ndarray:
         n, d = X.shape
-        if d == 0:
-            return np.zeros((n, self.n_classes_))
+        if d == 0:  # no attribute: the class prior, (N_c + 1) / (N + C) as Weka's ZeroR fallback
+            return np.tile(self.class_log_prior_, (n, 1))
         cards = np.asarray(self.cards_)
         X = np.where(X >= cards[None, :], self.modes_[None, :], X).astype(np.int64)
         spode = np.full((d, n, self.n_classes_), -np.inf)

@@ -81,7 +81,7 @@ class TreeClassifierBase:
         X_num, X_nom = encode_frame(X, self.schema_)
         y_codes = pd.Categorical(y.astype(object), categories=classes).codes.astype(np.int64)
         counts = numeric_value_counts(X_num, w)
-        self.grids_ = tuple(numeric_grid(v, c, self.max_exact_values) for v, c in counts)
+        self.grids_ = tuple(numeric_grid(v, c, self.max_exact_values, f) for v, c, f in counts)
         block = (X_num, X_nom, y_codes, w)
         grower = fit_local(block, self.schema_, self.grids_, min_leaf=self.min_leaf,
                            criterion=self._criterion())

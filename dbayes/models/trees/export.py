@@ -28,10 +28,16 @@ def _condition(nodes, schema, node, b):
     return f"{name} = {schema.values[node.attr][b]}"
 
 
-def _leaf_label(schema, node):
+def _label(schema, node, parent):
+    """Most probable class; an empty leaf takes its parent's (J48 prints and predicts so)."""
+    dist = node.dist if node.dist.sum() > 1e-6 or parent is None else parent.dist
+    return schema.classes[int(np.argmax(dist))]
+
+
+def _leaf_label(schema, node, parent=None):
     total = float(node.dist.sum())
     errors = total - float(node.dist.max())
-    label = schema.classes[int(np.argmax(node.dist))]
+    label = _label(schema, node, parent)
     tail = f"/{_weight(errors)}" if errors > 1e-6 else ""
     return f"{label} ({_weight(total)}{tail})"
 
@@ -52,18 +58,17 @@ def to_text(nodes: list, schema, title: str = "J48 pruned tree") -> str:
                     lines.append(head)
                     walk(c, depth + 1)
                 else:
-                    lines.append(f"{head}: {_leaf_label(schema, child)}")
+                    lines.append(f"{head}: {_leaf_label(schema, child, node)}")
         walk(0, 0)
     n_leaves = sum(1 for nd in nodes if not nd.is_split)
     lines += ["", f"Number of Leaves  : \t{n_leaves}", "", f"Size of the tree : \t{len(nodes)}"]
     return "\n".join(lines) + "\n"
 
 
-def to_dict(nodes: list, schema, i: int = 0) -> dict:
+def to_dict(nodes: list, schema, i: int = 0, parent=None) -> dict:
     """Nested dict of the subtree at node ``i`` (class weights exact, thresholds as floats)."""
     node = nodes[i]
-    out = {"class_weights": [float(v) for v in node.dist],
-           "label": schema.classes[int(np.argmax(node.dist))] if node.dist.sum() > 0 else None}
+    out = {"class_weights": [float(v) for v in node.dist], "label": _label(schema, node, parent)}
     if isinstance(out["label"], np.generic):
         out["label"] = out["label"].item()
     if not node.is_split:
@@ -74,7 +79,7 @@ def to_dict(nodes: list, schema, i: int = 0) -> dict:
     out["kind"] = "numeric" if node.kind == NUMERIC else "nominal"
     if node.kind == NUMERIC:
         out["threshold"] = float(node.threshold)
-    out["branches"] = [{"condition": _condition(nodes, schema, node, b), "node": to_dict(nodes, schema, c)}
+    out["branches"] = [{"condition": _condition(nodes, schema, node, b), "node": to_dict(nodes, schema, c, node)}
                        for b, c in enumerate(node.children)]
     return out
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dbayes.models.trees.splits import Criterion, evaluate_nominal, evaluate_numeric
+from dbayes.models.trees.splits import Criterion, evaluate_level
 from dbayes.models.trees.stats import GrowerState, SplitStats, frontier_statistics
 from dbayes.models.trees.tree import (
     J48_SMALL,
@@ -94,15 +94,17 @@ class TreeGrower:
         """
         if not np.array_equal(stats.open_nodes, self.open_nodes):
             raise ValueError("the stats are not those of the current level")
+        best = self.select(stats)
         new_open = []
         for k, node_id in enumerate(self.open_nodes):
             node = self.nodes[node_id]
             node.dist = stats.class_w[k].copy()
-            cand = self._select(stats, k, node)
-            if cand is None:
+            a = best[k]
+            if a < 0:
                 node.kind = LEAF
                 continue
-            self._make_split(node, cand, stats, k)
+            bags, threshold = self._evaluation.split_of(stats, self.schema, self.grids, k, a)
+            self._make_split(node, a, bags, threshold, stats, k)
             for b in range(len(node.bag_dist)):
                 self.nodes.append(Node(node.bag_dist[b].copy(), depth=node.depth + 1, kind=OPEN))
                 node.children.append(len(self.nodes) - 1)
@@ -110,52 +112,47 @@ class TreeGrower:
         self.open_nodes = np.array(new_open, dtype=np.int64)
         return self.open_nodes
 
-    def _select(self, stats, k, node):
-        total = float(node.dist.sum())
-        if total - 2 * self.min_leaf < -J48_SMALL or abs(total - node.dist.max()) < J48_SMALL:
-            return None
-        if self.max_depth is not None and node.depth >= self.max_depth:
-            return None
-        schema = self.schema
-        cands = []
-        for a, kind in enumerate(schema.kinds):
-            j = schema.cols[a]
-            if kind == "nominal":
-                cands.append(evaluate_nominal(a, stats.nominal[j][k], total, self.min_leaf, self.criterion))
-            else:
-                grid = self.grids[j]
-                cells, cw = stats.numeric_node(j, k, len(grid.values))
-                cands.append(evaluate_numeric(a, grid, cells, cw, int(stats.num_rows[k, j]), total,
-                                              self.min_leaf, self.criterion))
-        valid = [c for c in cands if c.valid and self.in_average[c.attr]]
-        if not valid:
-            return None
-        average = sum(c.gain for c in valid) / len(valid)
-        best, best_ratio = None, 0.0
-        for c in cands:
-            if c.valid and c.gain >= average - AVERAGE_GAIN_SLACK and c.gain_ratio - best_ratio > J48_SMALL:
-                best, best_ratio = c, c.gain_ratio
-        if best is None or abs(best_ratio) < J48_SMALL:
-            return None
+    def select(self, stats: SplitStats) -> np.ndarray:
+        """Attribute chosen at each open node (-1: the node becomes a leaf), C45ModelSelection's rule."""
+        class_w = stats.class_w
+        total = class_w.sum(axis=1)
+        K = len(total)
+        depth = np.array([self.nodes[i].depth for i in self.open_nodes], dtype=np.int64)
+        splittable = (total - 2 * self.min_leaf >= -J48_SMALL) & (np.abs(total - class_w.max(axis=1)) >= J48_SMALL)
+        if self.max_depth is not None:
+            splittable &= depth < self.max_depth
+        ev = evaluate_level(stats, self.schema, self.grids, self.min_leaf, self.criterion)
+        self._evaluation = ev
+        valid = ev.valid & splittable[:, None]
+        counted = valid & np.asarray(self.in_average, dtype=bool)[None, :]
+        n_counted = counted.sum(axis=1)
+        average = np.divide((ev.gain * counted).sum(axis=1), n_counted, out=np.zeros(K), where=n_counted > 0)
+        best = np.full(K, -1, dtype=np.int64)
+        best_ratio = np.zeros(K)
+        for a in range(self.schema.n_attributes):
+            take = valid[:, a] & (ev.gain[:, a] >= average - AVERAGE_GAIN_SLACK) & \
+                (ev.ratio[:, a] - best_ratio > J48_SMALL)
+            best[take] = a
+            best_ratio[take] = ev.ratio[take, a]
+        best[(n_counted == 0) | (np.abs(best_ratio) < J48_SMALL)] = -1
         return best
 
-    def _make_split(self, node, cand, stats, k):
+    def _make_split(self, node, a, bags, threshold, stats, k):
         """J48's ``addInstWithUnknown``: the unknown instances are shared out in proportion to the known
         branch weights (equally when no weight is known)."""
         schema = self.schema
-        j = schema.cols[cand.attr]
-        if schema.kinds[cand.attr] == "nominal":
+        j = schema.cols[a]
+        if schema.kinds[a] == "nominal":
             node.kind = NOMINAL
             missing = stats.nominal[j][k][-1]
         else:
             node.kind = NUMERIC
-            node.threshold = cand.threshold
+            node.threshold = threshold
             missing = stats.num_missing[k, j]
-        bags = cand.bags
         per_bag = bags.sum(axis=1)
         known = per_bag.sum()
         probs = np.full(len(bags), 1.0 / len(bags)) if abs(known) < J48_SMALL else per_bag / known
-        node.attr = cand.attr
+        node.attr = a
         node.bag_dist = bags + probs[:, None] * missing[None, :]
 
 
@@ -168,11 +165,12 @@ def fit_local(block, schema, grids, *, min_leaf=2, criterion=Criterion(), max_de
     X_num, X_nom, y, w = block
     grower = TreeGrower(schema, grids, len(y), min_leaf=min_leaf, criterion=criterion, max_depth=max_depth)
     entries = Entries.at_root(w)
+    state = grower.state()
     while not grower.done:
-        state = grower.state()
         stats = frontier_statistics(block, state, entries)
         grower.split_level(stats)
-        tree = flatten(grower.nodes, schema)
+        state = grower.state()
+        tree = state.tree
         split = (tree.kind[entries.node] == NUMERIC) | (tree.kind[entries.node] == NOMINAL)
         rows, node, wt = _step(tree, X_num, X_nom, entries.rows[split], entries.node[split], entries.w[split])
         entries = Entries(rows, node, wt)

@@ -40,10 +40,8 @@ J48_LOG_FLOOR = 1e-6
 def xlog2x(x):
     """``x * log2(x)``, and 0 for ``x < 1e-6`` (J48's ``EntropyBasedSplitCrit.logFunc``)."""
     x = np.asarray(x, dtype=np.float64)
-    out = np.zeros_like(x)
     big = x >= J48_LOG_FLOOR
-    out[big] = x[big] * np.log2(x[big])
-    return out
+    return np.where(big, x * np.log2(np.where(big, x, 1.0)), 0.0)
 
 
 def entropy(counts):

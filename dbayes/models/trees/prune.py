@@ -21,6 +21,8 @@ distributions kept by the grower, and no pass at all (``rows`` may then be None)
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy.special import ndtri
 
@@ -44,28 +46,36 @@ def added_errors(N: float, e: float, cf: float) -> float:
     if cf > 0.5:
         raise ValueError(f"the pruning confidence must be at most 0.5, got {cf}")
     if e < 1:
-        base = N * (1 - cf ** (1 / N))
+        base = N * (1 - cf ** (1 / N))  # exact upper limit at e = 0
         if e == 0:
             return base
         return base + e * (added_errors(N, 1, cf) - base)
     if e + 0.5 >= N:
         return max(N - e, 0.0)
-    z = ndtri(1 - cf)
+    z = _z(cf)
     f = (e + 0.5) / N
     r = (f + z * z / (2 * N) + z * np.sqrt(f / N - f * f / N + z * z / (4 * N * N))) / (1 + z * z / N)
     return r * N - e
 
 
+@lru_cache(maxsize=8)
+def _z(cf: float) -> float:
+    return float(ndtri(1 - cf))
+
+
 def _errors_for(dist: np.ndarray, cf: float) -> float:
-    total = float(dist.sum())
+    """Estimated errors of a leaf with class weights ``dist`` (J48 ``getEstimatedErrorsForDistribution``)."""
+    d = dist.tolist()
+    total = sum(d)
     if abs(total) < J48_SMALL:
         return 0.0
-    e = total - float(dist.max())
+    e = total - max(d)
     return e + added_errors(total, e, cf)
 
 
 def _num_incorrect(dist: np.ndarray) -> float:
-    return float(dist.sum() - dist.max())
+    d = dist.tolist()
+    return sum(d) - max(d)
 
 
 def estimated_errors(nodes: list, i: int, cf: float) -> float:
@@ -89,15 +99,26 @@ def _make_leaf(node: Node):
 
 
 def collapse(nodes: list, i: int = 0) -> None:
-    """J48's ``collapse``: splits that do not reduce the training error become leaves."""
-    node = nodes[i]
-    if not node.is_split:
-        return
-    if _training_errors(nodes, i) >= _num_incorrect(node.bag_dist.sum(axis=0)) - COLLAPSE_MARGIN:
-        _make_leaf(node)
-    else:
-        for c in node.children:
-            collapse(nodes, c)
+    """J48's ``collapse``: splits that do not reduce the training error become leaves (top-down)."""
+    subtree_errors = {}
+
+    def errors(j):  # training errors of the leaves under j, computed once per node (post-order)
+        node = nodes[j]
+        e = _num_incorrect(node.dist) if not node.is_split else sum(errors(c) for c in node.children)
+        subtree_errors[j] = e
+        return e
+
+    errors(i)
+    stack = [i]
+    while stack:
+        j = stack.pop()
+        node = nodes[j]
+        if not node.is_split:
+            continue
+        if subtree_errors[j] >= _num_incorrect(node.bag_dist.sum(axis=0)) - COLLAPSE_MARGIN:
+            _make_leaf(node)
+        else:
+            stack.extend(node.children)
 
 
 class _Rows:
@@ -184,38 +205,41 @@ def _max_bag(bag_dist):
     return idx
 
 
-def _prune(nodes, i, data, rows, w, cf, raising):
+def _prune(nodes, i, data, rows, w, cf, raising) -> float:
+    """J48's ``prune`` on subtree ``i`` with its training rows; returns the subtree's estimated errors."""
     node = nodes[i]
     if not node.is_split:
-        return
+        return _errors_for(node.dist, cf)
     b = data.branch(node, rows)
+    errors_tree = 0.0
     for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist)):
-        _prune(nodes, c, data, r, ww, cf, raising)
+        errors_tree += _prune(nodes, c, data, r, ww, cf, raising)
     largest = node.children[_max_bag(node.bag_dist)]
     errors_largest = _branch_errors(nodes, largest, data, rows, w, cf) if raising else np.inf
     errors_leaf = _errors_for(node.bag_dist.sum(axis=0), cf)
-    errors_tree = estimated_errors(nodes, i, cf)
     if errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL and \
             errors_leaf - (errors_largest + PRUNE_MARGIN) < J48_SMALL:
         _make_leaf(node)
-        return
+        return errors_leaf
     if errors_largest - (errors_tree + PRUNE_MARGIN) < J48_SMALL:
         src = nodes[largest]
         node.kind, node.attr, node.threshold = src.kind, src.attr, src.threshold
         node.children, node.bag_dist = list(src.children), src.bag_dist
         _new_distribution(nodes, i, data, rows, w)
-        _prune(nodes, i, data, rows, w, cf, raising)
+        return _prune(nodes, i, data, rows, w, cf, raising)
+    return errors_tree
 
 
-def _prune_no_rows(nodes, i, cf):
+def _prune_no_rows(nodes, i, cf) -> float:
     node = nodes[i]
     if not node.is_split:
-        return
-    for c in node.children:
-        _prune_no_rows(nodes, c, cf)
-    if _errors_for(node.bag_dist.sum(axis=0), cf) - (estimated_errors(nodes, i, cf) + PRUNE_MARGIN) \
-            < J48_SMALL:
+        return _errors_for(node.dist, cf)
+    errors_tree = sum(_prune_no_rows(nodes, c, cf) for c in node.children)
+    errors_leaf = _errors_for(node.bag_dist.sum(axis=0), cf)
+    if errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL:
         _make_leaf(node)
+        return errors_leaf
+    return errors_tree
 
 
 def prune_tree(nodes: list, *, confidence: float = 0.25, subtree_raising: bool = True, block=None,

@@ -139,6 +139,8 @@ class NumericGrid:
 
     values: np.ndarray
     exact: bool
+    first_seen: np.ndarray | None = None  # per value: index of the first training row holding it
+
 
     def cells(self, x: np.ndarray) -> np.ndarray:
         """Cell index of each (non-missing) value; values above the last edge go to the last cell."""
@@ -146,32 +148,40 @@ class NumericGrid:
         return np.minimum(idx, len(self.values) - 1)
 
 
-def numeric_value_counts(X_num: np.ndarray, w: np.ndarray | None = None) -> list:
-    """First pass, per block: for each numeric column, (sorted distinct values, their total weight)."""
+def numeric_value_counts(X_num: np.ndarray, w: np.ndarray | None = None, row_offset: int = 0) -> list:
+    """First pass, per block: for each numeric column, (sorted distinct values, their total weight, the
+    global index of the first row holding each value).  ``row_offset`` is the block's first row index.
+
+    The first-row index only serves to place thresholds exactly as J48 does when distinct values lie within
+    ``1e-6`` of each other (``C45Split.setSplitPoint`` scans the data in order).
+    """
     out = []
     for j in range(X_num.shape[1]):
         x = X_num[:, j]
-        known = ~np.isnan(x)
-        vals, inv = np.unique(x[known], return_inverse=True)
-        wt = np.ones(known.sum()) if w is None else np.asarray(w, dtype=np.float64)[known]
-        out.append((vals, np.bincount(inv, weights=wt, minlength=len(vals))))
+        known = np.flatnonzero(~np.isnan(x))
+        vals, first, inv = np.unique(x[known], return_index=True, return_inverse=True)
+        wt = np.ones(len(known)) if w is None else np.asarray(w, dtype=np.float64)[known]
+        out.append((vals, np.bincount(inv, weights=wt, minlength=len(vals)), known[first] + row_offset))
     return out
 
 
 def merge_value_counts(a: list, b: list) -> list:
     """Add two results of :func:`numeric_value_counts` (the first pass's reduction)."""
     out = []
-    for (va, ca), (vb, cb) in zip(a, b, strict=True):
+    for (va, ca, fa), (vb, cb, fb) in zip(a, b, strict=True):
         vals, inv = np.unique(np.concatenate([va, vb]), return_inverse=True)
-        out.append((vals, np.bincount(inv, weights=np.concatenate([ca, cb]), minlength=len(vals))))
+        first = np.full(len(vals), np.iinfo(np.int64).max)
+        np.minimum.at(first, inv, np.concatenate([fa, fb]))
+        out.append((vals, np.bincount(inv, weights=np.concatenate([ca, cb]), minlength=len(vals)), first))
     return out
 
 
-def numeric_grid(values: np.ndarray, counts: np.ndarray, max_exact_values: int) -> NumericGrid:
+def numeric_grid(values: np.ndarray, counts: np.ndarray, max_exact_values: int,
+                 first_seen: np.ndarray | None = None) -> NumericGrid:
     """Exact grid (all distinct values) or ``max_exact_values`` weighted quantiles (observed values)."""
     values = np.asarray(values, dtype=np.float64)
     if len(values) <= max_exact_values:
-        return NumericGrid(values, True)
+        return NumericGrid(values, True, None if first_seen is None else np.asarray(first_seen))
     cum = np.cumsum(counts)
     targets = cum[-1] * np.arange(1, max_exact_values + 1) / max_exact_values
     idx = np.minimum(np.searchsorted(cum, targets, side="left"), len(values) - 1)

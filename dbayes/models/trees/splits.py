@@ -39,7 +39,8 @@ from dbayes.models.trees.impurity import (
 )
 from dbayes.models.trees.tree import J48_SMALL
 
-__all__ = ["Criterion", "SplitCandidate", "evaluate_nominal", "evaluate_numeric", "split_info", "MIN_GAP"]
+__all__ = ["Criterion", "SplitCandidate", "evaluate_nominal", "evaluate_numeric", "evaluate_level",
+           "LevelEvaluation", "set_split_point", "split_info", "MIN_GAP"]
 
 #: J48 only cuts between adjacent sorted values when ``v_next > v + 1e-5`` (``C45Split``).
 MIN_GAP = 1e-5
@@ -62,7 +63,8 @@ class Criterion:
         bags = np.asarray(bags, dtype=np.float64)
         per_class = bags.sum(axis=-2)
         known = per_class.sum(axis=-1)
-        known_rate = known / total  # 1 - unknownRate
+        total = np.broadcast_to(np.asarray(total, dtype=np.float64), known.shape)
+        known_rate = np.divide(known, total, out=np.zeros_like(known), where=total > 0)  # 1 - unknownRate
         if self.s is None:
             old_ent = xlog2x(known) - xlog2x(per_class).sum(axis=-1)
             per_bag = bags.sum(axis=-1)
@@ -168,9 +170,7 @@ def evaluate_numeric(attr: int, grid, cells: np.ndarray, cell_class: np.ndarray,
         mid = (lo + hi) / 2
         if mid == hi:
             mid = lo
-        # setSplitPoint: the largest training value v with v <= mid (Utils.smOrEq)
-        pos = np.searchsorted(grid.values, mid + J48_SMALL, side="left") - 1
-        threshold = float(grid.values[max(pos, 0)])
+        threshold = set_split_point(grid, mid)
     else:
         threshold = float(lo)  # the cell's upper edge, an observed value
     split_bags = bags[pick]
@@ -178,6 +178,157 @@ def evaluate_numeric(attr: int, grid, cells: np.ndarray, cell_class: np.ndarray,
                           split_bags, threshold)
 
 
+def set_split_point(grid, mid: float) -> float:
+    """J48's ``C45Split.setSplitPoint``: the largest training value ``<= mid``.
+
+    J48 scans the training rows in order and takes a value when it is ``<= mid`` (``Utils.smOrEq``) and
+    exceeds the one kept so far by more than ``1e-6`` (``Utils.gr``); with the first-row index of each
+    distinct value (``grid.first_seen``) the same scan is replayed over the distinct values in data order,
+    so values within 1e-6 of each other resolve as in J48.  Without it, the largest value is taken.
+    """
+    n_le = int(np.searchsorted(grid.values, mid + J48_SMALL, side="left"))
+    if n_le == 0:
+        return -np.finfo(np.float64).max
+    if grid.first_seen is None:
+        return float(grid.values[n_le - 1])
+    cand = grid.values[:n_le][np.argsort(grid.first_seen[:n_le], kind="stable")]
+    prev_max = np.concatenate([[-np.inf], np.maximum.accumulate(cand)[:-1]])
+    kept = -np.finfo(np.float64).max
+    for v in cand[cand > prev_max]:  # only running records can be kept
+        if v - kept > J48_SMALL:
+            kept = v
+    return float(kept)
+
+
 def node_entropy(dist: np.ndarray) -> float:
     """Entropy of a node's class weights (bits), J48's formula."""
     return float(entropy(dist))
+
+
+@dataclass(frozen=True)
+class LevelEvaluation:
+    """Every attribute's best split at every open node of a level: arrays ``(K, A)`` and, per attribute,
+    what :meth:`split_of` needs to rebuild the chosen split."""
+
+    valid: np.ndarray
+    gain: np.ndarray
+    ratio: np.ndarray
+    detail: tuple  # per attribute: None (nominal) or (left (n_ok, C), pick (K,), lo (n_ok,), hi (n_ok,))
+
+    def split_of(self, stats, schema, grids, k: int, a: int):
+        """``(bags (B, C), threshold)`` of attribute ``a``'s best split at node ``k``."""
+        j = schema.cols[a]
+        if schema.kinds[a] == "nominal":
+            return stats.nominal[j][k][:-1], float("nan")
+        left, pick, lo, hi, per_class = self.detail[a]
+        p = pick[k]
+        bags = np.stack([left[p], per_class[k] - left[p]])
+        grid = grids[j]
+        if grid.exact:
+            mid = (lo[p] + hi[p]) / 2
+            if mid == hi[p]:
+                mid = lo[p]
+            return bags, set_split_point(grid, mid)
+        return bags, float(lo[p])
+
+
+def _level_nominal(A, total, min_leaf, criterion):
+    bags = A[:, :-1, :]
+    per_bag = bags.sum(axis=2)
+    valid = np.count_nonzero(min_leaf - per_bag < J48_SMALL, axis=1) > 1
+    gain = criterion.gain(bags, total)
+    ratio = _ratio_rows(gain, per_bag, total)
+    return valid, np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0)
+
+
+def _ratio_rows(gain, per_bag, total):
+    """Gain ratio for rows of branch weights ``per_bag`` ``(n, B)`` with node weights ``total`` ``(n,)``."""
+    known = per_bag.sum(axis=-1)
+    unknown = np.maximum(total - known, 0.0)
+    info_w = xlog2x(total) - xlog2x(per_bag).sum(axis=-1) - xlog2x(unknown)  # split info times total
+    info_w = np.where(known > J48_SMALL, info_w, 0.0)
+    info = np.divide(info_w, total, out=np.zeros_like(info_w), where=total > 0)
+    return np.where(np.abs(info_w) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info),
+                                                                 where=info != 0))
+
+
+def _level_numeric(grid, keys, W, n_rows, total, min_leaf, criterion, C):
+    K = len(total)
+    G = len(grid.values)
+    empty = (np.zeros(K, bool), np.zeros(K), np.zeros(K), None)
+    if len(keys) < 2:
+        return empty
+    k, cell = np.divmod(keys, G)
+    row_w = W.sum(axis=1)
+    known = np.bincount(k, weights=row_w, minlength=K)
+    per_class = np.zeros((K, C))
+    np.add.at(per_class, k, W)
+    min_split = 0.1 * known / C
+    min_split = np.where(min_split - min_leaf < J48_SMALL, float(min_leaf),
+                         np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split))
+    node_ok = 2 * min_split - n_rows <= J48_SMALL
+    values = grid.values[cell]
+    start = np.searchsorted(k, np.arange(K))  # first key of each node
+    cum = np.cumsum(W, axis=0)
+    before = np.where(start[:, None] > 0, cum[np.maximum(start - 1, 0)], 0.0)  # (K, C)
+    left = cum[:-1] - before[k[:-1]]  # cut after key i (within its node)
+    left_w = left.sum(axis=1)
+    kk = k[:-1]
+    right_w = known[kk] - left_w
+    ok = (kk == k[1:]) & (values[:-1] + MIN_GAP < values[1:]) & node_ok[kk] & \
+         (min_split[kk] - left_w < J48_SMALL) & (min_split[kk] - right_w < J48_SMALL)
+    idx = np.flatnonzero(ok)
+    if len(idx) == 0:
+        return empty
+    k_ok = kk[idx]
+    n_cuts = np.bincount(k_ok, minlength=K)
+    left_ok = left[idx]
+    bags = np.stack([left_ok, per_class[k_ok] - left_ok], axis=1)
+    g = criterion.gain(bags, total[k_ok])
+    # J48's scan per node: the first cut beating the best so far by more than 1e-6.  When a single cut
+    # lies within 1e-6 of the node's maximum the scan ends on it; otherwise replay the scan.
+    seg_start = np.flatnonzero(np.r_[True, k_ok[1:] != k_ok[:-1]])
+    seg_node = k_ok[seg_start]
+    seg_max = np.full(K, -np.inf)
+    seg_max[seg_node] = np.maximum.reduceat(g, seg_start)
+    near = g >= seg_max[k_ok] - J48_SMALL
+    n_near = np.bincount(k_ok[near], minlength=K)
+    pick = np.full(K, -1, dtype=np.int64)
+    single = near & (n_near[k_ok] == 1)
+    pick[k_ok[single]] = np.flatnonzero(single)
+    seg_end = np.r_[seg_start[1:], len(k_ok)]
+    for s0, s1, node in zip(seg_start, seg_end, seg_node):
+        if n_near[node] > 1:
+            p = _first_beating(g[s0:s1])
+            pick[node] = s0 + p if p >= 0 else -1
+    best = np.where(pick >= 0, g[np.maximum(pick, 0)], 0.0)
+    has = n_cuts > 0
+    gain = np.where(has, best - np.log2(np.maximum(n_cuts, 1)) / np.where(total > 0, total, 1.0), 0.0)
+    valid = has & (pick >= 0) & (gain >= J48_SMALL)
+    chosen = np.where(valid[:, None, None], bags[np.maximum(pick, 0)], 0.0)
+    ratio = _ratio_rows(gain, chosen.sum(axis=2), total)
+    lo = values[:-1][idx]
+    hi = values[1:][idx]
+    return valid, np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0), (left_ok, pick, lo, hi, per_class)
+
+
+def evaluate_level(stats, schema, grids, min_leaf: float, criterion: Criterion) -> LevelEvaluation:
+    """Vectorised :func:`evaluate_nominal` / :func:`evaluate_numeric` for all open nodes of a level."""
+    K, C = stats.class_w.shape
+    A = schema.n_attributes
+    total = stats.class_w.sum(axis=1)
+    valid = np.zeros((K, A), dtype=bool)
+    gain = np.zeros((K, A))
+    ratio = np.zeros((K, A))
+    detail = []
+    for a, kind in enumerate(schema.kinds):
+        j = schema.cols[a]
+        if kind == "nominal":
+            v, g, r = _level_nominal(stats.nominal[j], total, min_leaf, criterion)
+            detail.append(None)
+        else:
+            v, g, r, d = _level_numeric(grids[j], stats.num_keys[j], stats.num_w[j], stats.num_rows[:, j],
+                                        total, min_leaf, criterion, C)
+            detail.append(d)
+        valid[:, a], gain[:, a], ratio[:, a] = v, g, r
+    return LevelEvaluation(valid, gain, ratio, tuple(detail))

@@ -77,13 +77,15 @@ def flatten(nodes: list, schema) -> FlatTree:
     if n > 1:
         child_start[1:] = np.cumsum(n_children)[:-1]
     children = np.array([c for nd in nodes for c in nd.children], dtype=np.int64)
-    shares = []
-    for nd in nodes:
-        if nd.is_split:
-            per_bag = nd.bag_dist.sum(axis=1)
-            tot = per_bag.sum()
-            shares.append(per_bag / tot if tot > 0 else np.full(len(per_bag), 1.0 / len(per_bag)))
-    share = np.concatenate(shares) if shares else np.zeros(0)
+    split = [nd for nd in nodes if nd.is_split]
+    if split:
+        per_bag = np.concatenate([nd.bag_dist for nd in split]).sum(axis=1)
+        owner = np.repeat(np.arange(len(split)), [len(nd.bag_dist) for nd in split])
+        tot = np.bincount(owner, weights=per_bag)[owner]
+        nb = np.array([len(nd.bag_dist) for nd in split], dtype=np.float64)[owner]
+        share = np.divide(per_bag, tot, out=1.0 / nb, where=tot > 0)
+    else:
+        share = np.zeros(0)
     return FlatTree(kind, col, thr, child_start, n_children, children, share)
 
 

@@ -136,6 +136,7 @@ class TreeClassifierBase:
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """The most probable class of each row (first class on ties)."""
+        self._check_fitted()
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
     # ---------------------------------------------------------------- shape

@@ -122,9 +122,9 @@ def encode_frame(X: pd.DataFrame, schema: TreeSchema):
                 raise DataError(f"column {name!r} must be numeric: {exc}") from exc
         else:
             V = len(schema.values[i])
-            codes = pd.Categorical(col.astype(object).where(col.notna(), None),
-                                   categories=list(schema.values[i])).codes.astype(np.int32)
-            codes[codes < 0] = V
+            values = col.astype(object).to_numpy()
+            codes = pd.Index(list(schema.values[i]), dtype=object).get_indexer(values).astype(np.int32)
+            codes[codes < 0] = V  # missing, or a value the schema does not declare
             X_nom[:, schema.cols[i]] = codes
     return X_num, X_nom
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from dbayes.errors import DataError, NotFittedError
 from dbayes.models.trees.export import to_dict, to_json, to_text
-from dbayes.models.trees.grow import fit_local
+from dbayes.models.trees.grow import TreeGrower, fit_local
 from dbayes.models.trees.prune import collapse, compact, prune_tree
 from dbayes.models.trees.schema import (
     DEFAULT_MAX_EXACT_VALUES,
@@ -61,6 +61,7 @@ class TreeClassifierBase:
 
         Nominal attributes are ``category`` (or string/bool) columns, numeric ones number columns with NaN
         for missing.  Rows whose class is missing are dropped (J48's ``deleteWithMissingClass``).
+        ``sample_weight`` gives fractional instance weights (default 1).
         """
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X)
@@ -76,20 +77,40 @@ class TreeClassifierBase:
             raise DataError("no training row has a class")
         X, y = X[keep], y[keep]
         w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[keep]
-        self.classes_ = np.array(classes, dtype=object)
-        self.schema_ = TreeSchema.from_frame(X, classes)
-        X_num, X_nom = encode_frame(X, self.schema_)
+        schema = TreeSchema.from_frame(X, classes)
+        X_num, X_nom = encode_frame(X, schema)
         y_codes = pd.Categorical(y.astype(object), categories=classes).codes.astype(np.int64)
         counts = numeric_value_counts(X_num, w)
-        self.grids_ = tuple(numeric_grid(v, c, self.max_exact_values, f) for v, c, f in counts)
+        grids = tuple(numeric_grid(v, c, self.max_exact_values, f) for v, c, f in counts)
         block = (X_num, X_nom, y_codes, w)
-        grower = fit_local(block, self.schema_, self.grids_, min_leaf=self.min_leaf,
-                           criterion=self._criterion())
+        grower = self.make_grower(schema, grids, len(y))
+        fit_local(block, grower=grower)
+        return self.finish(grower, block)
+
+    def make_grower(self, schema: TreeSchema, grids, n_train: int) -> TreeGrower:
+        """The :class:`~dbayes.models.trees.grow.TreeGrower` with this estimator's parameters.
+
+        This is the distributed engine's entry point: it makes the grids in a first pass
+        (:func:`~dbayes.models.trees.schema.numeric_value_counts`, ``merge_value_counts``, ``numeric_grid``),
+        runs the level loop (``grower.state()`` broadcast, ``split_statistics`` mapped over the partitions
+        and summed, ``grower.split_level``), then calls :meth:`finish`.
+        """
+        return TreeGrower(schema, grids, n_train, min_leaf=self.min_leaf, criterion=self._criterion())
+
+    def finish(self, grower: TreeGrower, block=None):
+        """Collapse and prune the grown tree and make the estimator ready to predict.
+
+        ``block = (X_num, X_nom, y, w)`` are the training rows, needed for subtree raising only
+        (:mod:`dbayes.models.trees.prune`).
+        """
         nodes = grower.nodes
         collapse(nodes)
         if not self.unpruned:
             prune_tree(nodes, confidence=self.confidence, subtree_raising=self.subtree_raising, block=block,
-                       schema=self.schema_)
+                       schema=grower.schema)
+        self.schema_ = grower.schema
+        self.grids_ = grower.grids
+        self.classes_ = np.array(grower.schema.classes, dtype=object)
         self.nodes_ = compact(nodes)
         self._prepare_prediction()
         return self

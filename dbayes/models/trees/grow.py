@@ -35,7 +35,7 @@ from dbayes.models.trees.tree import (
     OPEN,
     Entries,
     Node,
-    _step,
+    step,
     flatten,
 )
 
@@ -156,14 +156,18 @@ class TreeGrower:
         node.bag_dist = bags + probs[:, None] * missing[None, :]
 
 
-def fit_local(block, schema, grids, *, min_leaf=2, criterion=Criterion(), max_depth=None) -> TreeGrower:
+def fit_local(block, schema=None, grids=None, *, min_leaf=2, criterion=Criterion(), max_depth=None,
+              grower: TreeGrower | None = None) -> TreeGrower:
     """Grow a tree on one in-memory block ``(X_num, X_nom, y, w)`` (no pruning).
 
-    Runs the same level loop as the engine, keeping each row's (fractional) position between levels so that
-    a level costs one step of routing instead of a walk from the root.
+    Runs the same level loop as the engine (``split_level`` on the stats of the level), keeping each row's
+    (fractional) position between levels so that a level costs one routing step instead of a walk from the
+    root.  Pass either ``schema`` and ``grids`` (and the growth parameters) or a ready ``grower``.
     """
     X_num, X_nom, y, w = block
-    grower = TreeGrower(schema, grids, len(y), min_leaf=min_leaf, criterion=criterion, max_depth=max_depth)
+    if grower is None:
+        grower = TreeGrower(schema, grids, len(y), min_leaf=min_leaf, criterion=criterion,
+                            max_depth=max_depth)
     entries = Entries.at_root(w)
     state = grower.state()
     while not grower.done:
@@ -172,6 +176,6 @@ def fit_local(block, schema, grids, *, min_leaf=2, criterion=Criterion(), max_de
         state = grower.state()
         tree = state.tree
         split = (tree.kind[entries.node] == NUMERIC) | (tree.kind[entries.node] == NOMINAL)
-        rows, node, wt = _step(tree, X_num, X_nom, entries.rows[split], entries.node[split], entries.w[split])
+        rows, node, wt = step(tree, X_num, X_nom, entries.rows[split], entries.node[split], entries.w[split])
         entries = Entries(rows, node, wt)
     return grower

@@ -189,8 +189,9 @@ def set_split_point(grid, mid: float) -> float:
     n_le = int(np.searchsorted(grid.values, mid + J48_SMALL, side="left"))
     if n_le == 0:
         return -np.finfo(np.float64).max
-    if grid.first_seen is None:
-        return float(grid.values[n_le - 1])
+    top = float(grid.values[n_le - 1])
+    if grid.first_seen is None or n_le == 1 or top - grid.values[n_le - 2] > J48_SMALL:
+        return top  # the scan keeps the largest value whenever it stands apart from the others
     cand = grid.values[:n_le][np.argsort(grid.first_seen[:n_le], kind="stable")]
     prev_max = np.concatenate([[-np.inf], np.maximum.accumulate(cand)[:-1]])
     kept = -np.finfo(np.float64).max

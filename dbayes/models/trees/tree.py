@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten",
+__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten", "step",
            "route"]
 
 LEAF, OPEN, NUMERIC, NOMINAL = 0, 1, 2, 3
@@ -103,7 +103,7 @@ class Entries:
         return cls(np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.asarray(w, np.float64))
 
 
-def _step(tree: FlatTree, X_num, X_nom, rows, node, w, drop_shares=True, skip=None):
+def step(tree: FlatTree, X_num, X_nom, rows, node, w, drop_shares=True, skip=None):
     """Move every entry one level down (all entries must sit at split nodes)."""
     kind = tree.kind[node]
     col = tree.col[node]
@@ -158,7 +158,7 @@ def route(tree: FlatTree, X_num, X_nom, entries: Entries, *, skip=None) -> Entri
             rows, node, w = rows[split], node[split], w[split]
             if not len(rows):
                 break
-        rows, node, w = _step(tree, X_num, X_nom, rows, node, w, drop_shares=skip is None, skip=skip)
+        rows, node, w = step(tree, X_num, X_nom, rows, node, w, drop_shares=skip is None, skip=skip)
     if not done_r:
         return Entries(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     return Entries(np.concatenate(done_r), np.concatenate(done_n), np.concatenate(done_w))

@@ -48,7 +48,7 @@ def iig_direct(table, s):
     B = [i for i, v in enumerate(h) if v == top]
     p_d = [(sum(row) + (s / len(B) if i in B else 0)) / (N + s) for i, row in enumerate(table)]
     return upper_entropy_abellan(class_counts, s) - sum(p * upper_entropy_abellan(row, s)
-                                                        for p, row in zip(p_d, table))
+                                                        for p, row in zip(p_d, table, strict=True))
 
 
 TABLES = [

@@ -33,7 +33,7 @@ def brute_force_grid(counts, s, steps=400):
         if sum(ij) > steps:
             continue
         t = [i / steps for i in ij] + [1 - sum(ij) / steps]
-        best = max(best, shannon([(n + s * tc) / (N + s) for n, tc in zip(counts, t)]))
+        best = max(best, shannon([(n + s * tc) / (N + s) for n, tc in zip(counts, t, strict=True)]))
     return best
 
 
@@ -47,7 +47,8 @@ def brute_force_optimize(counts, s):
         t = rng.dirichlet(np.ones(C))
         x0 = np.array(lo) + t * (1 - sum(lo))
         res = minimize(lambda p: -shannon(np.clip(p, 1e-300, None)), x0, method="SLSQP",
-                       bounds=list(zip(lo, hi)), constraints=[{"type": "eq", "fun": lambda p: p.sum() - 1}],
+                       bounds=list(zip(lo, hi, strict=True)),
+                       constraints=[{"type": "eq", "fun": lambda p: p.sum() - 1}],
                        options={"ftol": 1e-12, "maxiter": 500})
         if res.success:
             best = max(best, -res.fun)
@@ -86,7 +87,8 @@ def test_abellan_rule_for_integer_counts_and_s_at_most_one(counts, s):
     """Abellan (2006): for s <= 1 share s equally among the classes of minimal count."""
     m = min(counts)
     mins = [c == m for c in counts]
-    q = [(c + (s / sum(mins) if is_min else 0)) / (sum(counts) + s) for c, is_min in zip(counts, mins)]
+    q = [(c + (s / sum(mins) if is_min else 0)) / (sum(counts) + s)
+         for c, is_min in zip(counts, mins, strict=True)]
     np.testing.assert_allclose(max_entropy_distribution(np.array(counts, float), s), q, rtol=0, atol=1e-15)
 
 

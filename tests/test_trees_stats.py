@@ -53,7 +53,7 @@ def grow_levels(schema, block, grids, levels):
 def blocks_of(block, n_blocks):
     n = len(block[2])
     cuts = np.linspace(0, n, n_blocks + 1).astype(int)
-    return [tuple(a[lo:hi] for a in block) for lo, hi in zip(cuts[:-1], cuts[1:])]
+    return [tuple(a[lo:hi] for a in block) for lo, hi in zip(cuts[:-1], cuts[1:], strict=True)]
 
 
 def assert_stats_equal(a, b, exact):
@@ -61,11 +61,11 @@ def assert_stats_equal(a, b, exact):
         lambda x, y: np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-12))
     np.testing.assert_array_equal(a.open_nodes, b.open_nodes)
     cmp(a.class_w, b.class_w)
-    for x, y in zip(a.nominal, b.nominal):
+    for x, y in zip(a.nominal, b.nominal, strict=True):
         cmp(x, y)
-    for x, y in zip(a.num_keys, b.num_keys):
+    for x, y in zip(a.num_keys, b.num_keys, strict=True):
         np.testing.assert_array_equal(x, y)
-    for x, y in zip(a.num_w, b.num_w):
+    for x, y in zip(a.num_w, b.num_w, strict=True):
         cmp(x, y)
     cmp(a.num_missing, b.num_missing)
     np.testing.assert_array_equal(a.num_rows, b.num_rows)
@@ -126,7 +126,7 @@ def test_stats_at_the_root_equal_brute_force_counts():
             assert st.nominal[0][0, v_idx, c] == pytest.approx(ref, rel=1e-12)
     # numeric "c" (exact grid): class weights per distinct value, missing and known-row counts
     cells, cw = st.numeric_node(1, 0, len(grids[1].values))
-    for cell, row in zip(cells, cw):
+    for cell, row in zip(cells, cw, strict=True):
         v = grids[1].values[cell]
         for c in (0, 1):
             ref = sum(w[i] for i in range(len(y)) if yc[i] == c and X["c"].iloc[i] == v)
@@ -150,7 +150,8 @@ def test_fractional_routing_follows_branch_shares():
     assert len(missing_rows) > 0
     r = missing_rows[0]
     here = ent.rows == r
-    assert sorted(ent.node[here].tolist()) == [c for c, s in zip(root.children, shares) if s > 1e-6]
+    expected = [c for c, s in zip(root.children, shares, strict=True) if s > 1e-6]
+    assert sorted(ent.node[here].tolist()) == expected
     np.testing.assert_allclose(sorted(ent.w[here]), sorted(s for s in shares if s > 1e-6), rtol=1e-15)
     # weights are conserved
     assert ent.w.sum() == pytest.approx(len(y), rel=1e-12)
@@ -165,7 +166,7 @@ def test_value_counts_merge_across_blocks_and_grid_quantiles():
     a = numeric_value_counts(x[:400], row_offset=0)
     b = numeric_value_counts(x[400:], row_offset=400)
     merged = merge_value_counts(a, b)
-    for u, v in zip(whole[0], merged[0]):
+    for u, v in zip(whole[0], merged[0], strict=True):
         np.testing.assert_array_equal(u, v)
     vals, counts, first = whole[0]
     exact = numeric_grid(vals, counts, 10_000, first)

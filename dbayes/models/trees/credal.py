@@ -33,8 +33,8 @@ class CredalC45(TreeClassifierBase):
     Examples
     --------
     >>> import pandas as pd
-    >>> X = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]})
-    >>> CredalC45(s=1.0).fit(X, list("aaaabbbb")).predict(pd.DataFrame({"x": [1.5, 7.5]})).tolist()
+    >>> X = pd.DataFrame({"x": [float(v) for v in range(12)]})
+    >>> CredalC45(s=1.0).fit(X, list("aaaaaabbbbbb")).predict(pd.DataFrame({"x": [1.5, 10.5]})).tolist()
     ['a', 'b']
     """
 

@@ -79,8 +79,8 @@ def to_dict(nodes: list, schema, i: int = 0, parent=None) -> dict:
     out["kind"] = "numeric" if node.kind == NUMERIC else "nominal"
     if node.kind == NUMERIC:
         out["threshold"] = float(node.threshold)
-    out["branches"] = [{"condition": _condition(nodes, schema, node, b), "node": to_dict(nodes, schema, c, node)}
-                       for b, c in enumerate(node.children)]
+    out["branches"] = [{"condition": _condition(nodes, schema, node, b),
+                        "node": to_dict(nodes, schema, c, node)} for b, c in enumerate(node.children)]
     return out
 
 

@@ -35,8 +35,8 @@ from dbayes.models.trees.tree import (
     OPEN,
     Entries,
     Node,
-    step,
     flatten,
+    step,
 )
 
 __all__ = ["TreeGrower", "fit_local", "AVERAGE_GAIN_SLACK", "MANY_VALUES_FRACTION"]
@@ -65,11 +65,11 @@ class TreeGrower:
         optional depth limit (not in J48; None = unlimited).
     """
 
-    def __init__(self, schema, grids, n_train, *, min_leaf=2, criterion=Criterion(), max_depth=None):
+    def __init__(self, schema, grids, n_train, *, min_leaf=2, criterion=None, max_depth=None):
         self.schema = schema
         self.grids = tuple(grids)
         self.min_leaf = float(min_leaf)
-        self.criterion = criterion
+        self.criterion = Criterion() if criterion is None else criterion
         self.max_depth = max_depth
         C = schema.n_classes
         self.nodes = [Node(np.zeros(C), depth=0, kind=OPEN)]
@@ -118,7 +118,8 @@ class TreeGrower:
         total = class_w.sum(axis=1)
         K = len(total)
         depth = np.array([self.nodes[i].depth for i in self.open_nodes], dtype=np.int64)
-        splittable = (total - 2 * self.min_leaf >= -J48_SMALL) & (np.abs(total - class_w.max(axis=1)) >= J48_SMALL)
+        splittable = (total - 2 * self.min_leaf >= -J48_SMALL) & \
+            (np.abs(total - class_w.max(axis=1)) >= J48_SMALL)  # enough weight, not pure
         if self.max_depth is not None:
             splittable &= depth < self.max_depth
         ev = evaluate_level(stats, self.schema, self.grids, self.min_leaf, self.criterion)
@@ -156,7 +157,7 @@ class TreeGrower:
         node.bag_dist = bags + probs[:, None] * missing[None, :]
 
 
-def fit_local(block, schema=None, grids=None, *, min_leaf=2, criterion=Criterion(), max_depth=None,
+def fit_local(block, schema=None, grids=None, *, min_leaf=2, criterion=None, max_depth=None,
               grower: TreeGrower | None = None) -> TreeGrower:
     """Grow a tree on one in-memory block ``(X_num, X_nom, y, w)`` (no pruning).
 

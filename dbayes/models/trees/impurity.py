@@ -33,7 +33,7 @@ __all__ = [
     "imprecise_value_distribution",
 ]
 
-#: J48's ``logFunc`` treats any weight below this as zero (EntropyBasedSplitCrit, "hard coded for efficiency").
+#: J48's ``logFunc`` treats any weight below this as zero (``EntropyBasedSplitCrit``).
 J48_LOG_FLOOR = 1e-6
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import ndtri
 
-from dbayes.models.trees.tree import J48_SMALL, LEAF, NOMINAL, NUMERIC, Node
+from dbayes.models.trees.tree import J48_SMALL, LEAF, NUMERIC, Node
 
 __all__ = ["added_errors", "estimated_errors", "collapse", "prune_tree", "compact"]
 
@@ -180,7 +180,8 @@ def _branch_errors(nodes, i, data: _Rows, rows, w, cf):
     b = data.branch(node, rows)
     dist = data.distribution(node, rows, w, b)
     parts = data.split(node, rows, w, b, dist)
-    return sum(_branch_errors(nodes, c, data, r, ww, cf) for c, (r, ww) in zip(node.children, parts))
+    return sum(_branch_errors(nodes, c, data, r, ww, cf)
+               for c, (r, ww) in zip(node.children, parts, strict=True))
 
 
 def _new_distribution(nodes, i, data: _Rows, rows, w):
@@ -192,7 +193,7 @@ def _new_distribution(nodes, i, data: _Rows, rows, w):
     b = data.branch(node, rows)
     node.bag_dist = data.distribution(node, rows, w, b)
     node.dist = node.bag_dist.sum(axis=0)
-    for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist)):
+    for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist), strict=True):
         _new_distribution(nodes, c, data, r, ww)
 
 
@@ -212,7 +213,7 @@ def _prune(nodes, i, data, rows, w, cf, raising) -> float:
         return _errors_for(node.dist, cf)
     b = data.branch(node, rows)
     errors_tree = 0.0
-    for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist)):
+    for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist), strict=True):
         errors_tree += _prune(nodes, c, data, r, ww, cf, raising)
     largest = node.children[_max_bag(node.bag_dist)]
     errors_largest = _branch_errors(nodes, largest, data, rows, w, cf) if raising else np.inf

@@ -263,7 +263,8 @@ def _level_numeric(grid, keys, W, n_rows, total, min_leaf, criterion, C):
     row_w = W.sum(axis=1)
     known = np.bincount(k, weights=row_w, minlength=K)
     per_class = np.zeros((K, C))
-    np.add.at(per_class, k, W)
+    firsts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])  # keys are sorted by node
+    per_class[k[firsts]] = np.add.reduceat(W, firsts, axis=0)
     min_split = 0.1 * known / C
     min_split = np.where(min_split - min_leaf < J48_SMALL, float(min_leaf),
                          np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split))
@@ -298,7 +299,7 @@ def _level_numeric(grid, keys, W, n_rows, total, min_leaf, criterion, C):
     single = near & (n_near[k_ok] == 1)
     pick[k_ok[single]] = np.flatnonzero(single)
     seg_end = np.r_[seg_start[1:], len(k_ok)]
-    for s0, s1, node in zip(seg_start, seg_end, seg_node):
+    for s0, s1, node in zip(seg_start, seg_end, seg_node, strict=True):
         if n_near[node] > 1:
             p = _first_beating(g[s0:s1])
             pick[node] = s0 + p if p >= 0 else -1

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten", "step",
-           "route"]
+__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten",
+           "step", "route"]
 
 LEAF, OPEN, NUMERIC, NOMINAL = 0, 1, 2, 3
 

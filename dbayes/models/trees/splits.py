@@ -214,16 +214,18 @@ class LevelEvaluation:
     valid: np.ndarray
     gain: np.ndarray
     ratio: np.ndarray
-    detail: tuple  # per attribute: None (nominal) or (left (n_ok, C), pick (K,), lo (n_ok,), hi (n_ok,))
+    detail: tuple | None  # numeric search: (left (n_ok, C), pick, lo, hi, per_class), per segment j*K + k
+    n_nodes: int
 
     def split_of(self, stats, schema, grids, k: int, a: int):
         """``(bags (B, C), threshold)`` of attribute ``a``'s best split at node ``k``."""
         j = schema.cols[a]
         if schema.kinds[a] == "nominal":
             return stats.nominal[j][k][:-1], float("nan")
-        left, pick, lo, hi, per_class = self.detail[a]
-        p = pick[k]
-        bags = np.stack([left[p], per_class[k] - left[p]])
+        left, pick, lo, hi, per_class = self.detail
+        sg = j * self.n_nodes + k
+        p = pick[sg]
+        bags = np.stack([left[p], per_class[sg] - left[p]])
         grid = grids[j]
         if grid.exact:
             mid = (lo[p] + hi[p]) / 2
@@ -253,56 +255,57 @@ def _ratio_rows(gain, per_bag, total):
                                                                  where=info != 0))
 
 
-def _level_numeric(grid, keys, W, n_rows, total, min_leaf, criterion, C):
-    K = len(total)
-    G = len(grid.values)
-    empty = (np.zeros(K, bool), np.zeros(K), np.zeros(K), None)
-    if len(keys) < 2:
+def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
+    """C4.5's numeric split search for many (attribute, node) segments at once.
+
+    ``seg`` (sorted) and ``values`` give each non-empty grid cell's segment and value, ``W`` its class
+    weights; ``n_rows`` and ``total`` are per segment (instances with a known value, node weight).
+    """
+    S, C = len(total), W.shape[1]
+    empty = (np.zeros(S, bool), np.zeros(S), np.zeros(S), None)
+    if len(seg) < 2:
         return empty
-    k, cell = np.divmod(keys, G)
-    row_w = W.sum(axis=1)
-    known = np.bincount(k, weights=row_w, minlength=K)
-    per_class = np.zeros((K, C))
-    firsts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])  # keys are sorted by node
-    per_class[k[firsts]] = np.add.reduceat(W, firsts, axis=0)
+    known = np.bincount(seg, weights=W.sum(axis=1), minlength=S)
+    per_class = np.zeros((S, C))
+    firsts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    per_class[seg[firsts]] = np.add.reduceat(W, firsts, axis=0)
     min_split = 0.1 * known / C
     min_split = np.where(min_split - min_leaf < J48_SMALL, float(min_leaf),
                          np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split))
-    node_ok = 2 * min_split - n_rows <= J48_SMALL
-    values = grid.values[cell]
-    start = np.searchsorted(k, np.arange(K))  # first key of each node
+    seg_ok = 2 * min_split - n_rows <= J48_SMALL
+    start = np.searchsorted(seg, np.arange(S))  # first cell of each segment
     cum = np.cumsum(W, axis=0)
-    before = np.where(start[:, None] > 0, cum[np.maximum(start - 1, 0)], 0.0)  # (K, C)
-    left = cum[:-1] - before[k[:-1]]  # cut after key i (within its node)
+    before = np.where(start[:, None] > 0, cum[np.minimum(np.maximum(start - 1, 0), len(seg) - 1)], 0.0)
+    left = cum[:-1] - before[seg[:-1]]  # cut after cell i (within its segment)
     left_w = left.sum(axis=1)
-    kk = k[:-1]
-    right_w = known[kk] - left_w
-    ok = (kk == k[1:]) & (values[:-1] + MIN_GAP < values[1:]) & node_ok[kk] & \
-         (min_split[kk] - left_w < J48_SMALL) & (min_split[kk] - right_w < J48_SMALL)
+    ss = seg[:-1]
+    right_w = known[ss] - left_w
+    ok = (ss == seg[1:]) & (values[:-1] + MIN_GAP < values[1:]) & seg_ok[ss] & \
+         (min_split[ss] - left_w < J48_SMALL) & (min_split[ss] - right_w < J48_SMALL)
     idx = np.flatnonzero(ok)
     if len(idx) == 0:
         return empty
-    k_ok = kk[idx]
-    n_cuts = np.bincount(k_ok, minlength=K)
+    s_ok = ss[idx]
+    n_cuts = np.bincount(s_ok, minlength=S)
     left_ok = left[idx]
-    bags = np.stack([left_ok, per_class[k_ok] - left_ok], axis=1)
-    g = criterion.gain(bags, total[k_ok])
-    # J48's scan per node: the first cut beating the best so far by more than 1e-6.  When a single cut
-    # lies within 1e-6 of the node's maximum the scan ends on it; otherwise replay the scan.
-    seg_start = np.flatnonzero(np.r_[True, k_ok[1:] != k_ok[:-1]])
-    seg_node = k_ok[seg_start]
-    seg_max = np.full(K, -np.inf)
-    seg_max[seg_node] = np.maximum.reduceat(g, seg_start)
-    near = g >= seg_max[k_ok] - J48_SMALL
-    n_near = np.bincount(k_ok[near], minlength=K)
-    pick = np.full(K, -1, dtype=np.int64)
-    single = near & (n_near[k_ok] == 1)
-    pick[k_ok[single]] = np.flatnonzero(single)
-    seg_end = np.r_[seg_start[1:], len(k_ok)]
-    for s0, s1, node in zip(seg_start, seg_end, seg_node, strict=True):
-        if n_near[node] > 1:
+    bags = np.stack([left_ok, per_class[s_ok] - left_ok], axis=1)
+    g = criterion.gain(bags, total[s_ok])
+    # J48's scan per segment: the first cut beating the best so far by more than 1e-6.  When a single
+    # cut lies within 1e-6 of the segment's maximum the scan ends on it; otherwise replay the scan.
+    seg_start = np.flatnonzero(np.r_[True, s_ok[1:] != s_ok[:-1]])
+    seg_id = s_ok[seg_start]
+    seg_max = np.full(S, -np.inf)
+    seg_max[seg_id] = np.maximum.reduceat(g, seg_start)
+    near = g >= seg_max[s_ok] - J48_SMALL
+    n_near = np.bincount(s_ok[near], minlength=S)
+    pick = np.full(S, -1, dtype=np.int64)
+    single = near & (n_near[s_ok] == 1)
+    pick[s_ok[single]] = np.flatnonzero(single)
+    seg_end = np.r_[seg_start[1:], len(s_ok)]
+    for s0, s1, sid in zip(seg_start, seg_end, seg_id, strict=True):
+        if n_near[sid] > 1:
             p = _first_beating(g[s0:s1])
-            pick[node] = s0 + p if p >= 0 else -1
+            pick[sid] = s0 + p if p >= 0 else -1
     best = np.where(pick >= 0, g[np.maximum(pick, 0)], 0.0)
     has = n_cuts > 0
     gain = np.where(has, best - np.log2(np.maximum(n_cuts, 1)) / np.where(total > 0, total, 1.0), 0.0)
@@ -315,22 +318,34 @@ def _level_numeric(grid, keys, W, n_rows, total, min_leaf, criterion, C):
 
 
 def evaluate_level(stats, schema, grids, min_leaf: float, criterion: Criterion) -> LevelEvaluation:
-    """Vectorised :func:`evaluate_nominal` / :func:`evaluate_numeric` for all open nodes of a level."""
+    """Vectorised :func:`evaluate_nominal` / :func:`evaluate_numeric` for all open nodes of a level.
+
+    All numeric attributes are searched in one pass, each (attribute column ``j``, node ``k``) pair being
+    the segment ``j * K + k``.
+    """
     K, C = stats.class_w.shape
     A = schema.n_attributes
     total = stats.class_w.sum(axis=1)
     valid = np.zeros((K, A), dtype=bool)
     gain = np.zeros((K, A))
     ratio = np.zeros((K, A))
-    detail = []
-    for a, kind in enumerate(schema.kinds):
-        j = schema.cols[a]
-        if kind == "nominal":
-            v, g, r = _level_nominal(stats.nominal[j], total, min_leaf, criterion)
-            detail.append(None)
-        else:
-            v, g, r, d = _level_numeric(grids[j], stats.num_keys[j], stats.num_w[j], stats.num_rows[:, j],
-                                        total, min_leaf, criterion, C)
-            detail.append(d)
+    for a in schema.nominal:
+        v, g, r = _level_nominal(stats.nominal[schema.cols[a]], total, min_leaf, criterion)
         valid[:, a], gain[:, a], ratio[:, a] = v, g, r
-    return LevelEvaluation(valid, gain, ratio, tuple(detail))
+    numeric = schema.numeric
+    detail = None
+    if numeric:
+        d_num = len(numeric)
+        segs, vals, ws = [np.zeros(0, np.int64)], [np.zeros(0)], [np.zeros((0, C))]
+        for j in range(d_num):
+            keys, G = stats.num_keys[j], len(grids[j].values)
+            if len(keys):
+                k, cell = np.divmod(keys, G)
+                segs.append(j * K + k), vals.append(grids[j].values[cell]), ws.append(stats.num_w[j])
+        v, g, r, detail = _level_numeric(np.concatenate(segs), np.concatenate(vals), np.concatenate(ws),
+                                         stats.num_rows.T.ravel(), np.tile(total, d_num), min_leaf, criterion)
+        cols = [schema.cols[a] for a in numeric]
+        valid[:, numeric] = v.reshape(d_num, K)[cols].T
+        gain[:, numeric] = g.reshape(d_num, K)[cols].T
+        ratio[:, numeric] = r.reshape(d_num, K)[cols].T
+    return LevelEvaluation(valid, gain, ratio, detail, K)

@@ -7,6 +7,17 @@ gain" filter (on IIG), the stopping rule alpha <= 0 (no attribute with positive 
 the most probable class, numeric attributes and missing values, collapse and pruning.  With ``s = 0`` the
 tree is exactly C4.5's.
 
+Decisions where the seed is silent or differs from J48 in form:
+
+- the set M of Fig. 1, step 5 (``IIG > average IIG``) is applied as J48 applies C4.5's rule
+  (``IIG >= average - 1e-3``, many-valued nominal attributes left out of the average), so that ``s = 0``
+  reproduces J48 exactly;
+- Fig. 1, step 9 removes the chosen attribute from L.  For a nominal attribute this changes nothing (its
+  branches hold one known value each, so it can never split again); numeric attributes stay available,
+  "as in C4.5" (sec. 3);
+- the IIG of a numeric cut gets C4.5's MDL correction and the known-value fraction, as the info gain does;
+- the IDM upper entropies are maximised exactly (water filling), also for fractional weights.
+
 References
 ----------
 C. J. Mantas, J. Abellan, "Credal decision trees in noisy domains", ESANN 2014 (seed 003).

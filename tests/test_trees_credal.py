@@ -105,3 +105,15 @@ def test_credal_trees_fit_predict_and_shrink_with_s():
     assert model.to_text().startswith("Credal-C4.5 (s=1.0) pruned tree")
     with pytest.raises(ValueError, match="s must be >= 0"):
         CredalC45(s=-1.0).fit(X, y)
+
+
+def test_attributes_without_values_or_with_one_value_are_harmless():
+    rng = np.random.default_rng(0)
+    n = 120
+    X = pd.DataFrame({"a": rng.normal(size=n),
+                      "none": pd.Categorical([None] * n, categories=[]),
+                      "one": pd.Categorical(["k"] * n)})
+    y = pd.Series(np.where(X["a"] > 0, "p", "q"))
+    for model in (C45(), CredalC45(s=1.0)):
+        model.fit(X, y)
+        assert model.tree_size == 3 and model.to_text().splitlines()[3].startswith("a <= ")

@@ -137,6 +137,8 @@ def imprecise_value_distribution(value_counts, class_counts_per_value, s):
         IDM parameter.
     """
     value_counts = np.asarray(value_counts, dtype=np.float64)
+    if value_counts.shape[-1] == 0:
+        return value_counts.copy()
     h = entropy_sorted(class_counts_per_value)
     in_b = h == h.max(axis=-1, keepdims=True)
     m = in_b.sum(axis=-1, keepdims=True)

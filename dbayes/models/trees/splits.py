@@ -114,7 +114,7 @@ def evaluate_nominal(attr: int, value_class: np.ndarray, total: float, min_leaf:
     """Multiway split on a nominal attribute; ``value_class`` ``(V + 1, C)`` with the missing slot last."""
     bags = value_class[:-1]
     per_bag = bags.sum(axis=1)
-    if np.count_nonzero(min_leaf - per_bag < J48_SMALL) <= 1:  # Distribution.check(minNoObj)
+    if len(bags) < 2 or np.count_nonzero(min_leaf - per_bag < J48_SMALL) <= 1:  # Distribution.check(minNoObj)
         return SplitCandidate(attr, False)
     gain = float(criterion.gain(bags, total))
     return SplitCandidate(attr, True, gain, float(_ratio(gain, per_bag, total)), bags)
@@ -237,6 +237,9 @@ class LevelEvaluation:
 
 def _level_nominal(A, total, min_leaf, criterion):
     bags = A[:, :-1, :]
+    if bags.shape[1] < 2:  # fewer than two declared values: never a split
+        zero = np.zeros(len(total))
+        return zero.astype(bool), zero, zero
     per_bag = bags.sum(axis=2)
     valid = np.count_nonzero(min_leaf - per_bag < J48_SMALL, axis=1) > 1
     gain = criterion.gain(bags, total)

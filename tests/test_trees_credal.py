@@ -117,3 +117,26 @@ def test_attributes_without_values_or_with_one_value_are_harmless():
     for model in (C45(), CredalC45(s=1.0)):
         model.fit(X, y)
         assert model.tree_size == 3 and model.to_text().splitlines()[3].startswith("a <= ")
+
+
+def test_root_attribute_is_the_best_iigr_among_above_average_iig():
+    """Weather data, s = 1: IIG of each attribute by the direct formula, IIGR = IIG / H(X), the root is the
+    attribute of largest IIGR among those with IIG at least the average (seed 003, Fig. 1, steps 4-8)."""
+    from test_trees_c45 import weather
+
+    X, y = weather()
+    yc = y.cat.codes.to_numpy()
+    iig, iigr = {}, {}
+    for name in X.columns:
+        codes = X[name].cat.codes.to_numpy()
+        table = [[int(np.sum((codes == v) & (yc == c))) for c in (0, 1)]
+                 for v in range(len(X[name].cat.categories))]
+        iig[name] = iig_direct(table, 1.0)
+        iigr[name] = iig[name] / shannon([sum(r) for r in table])
+    average = sum(iig.values()) / len(iig)
+    best = max((n for n in iig if iig[n] >= average - 1e-3), key=lambda n: iigr[n])
+    model = CredalC45(s=1.0, unpruned=True).fit(X, y)
+    assert model.to_dict()["attribute"] == best
+    # with s = 1 the imprecise criterion prefers humidity (2 values) to outlook (3 values); C4.5 outlook
+    assert best == "humidity"
+    assert C45(unpruned=True).fit(X, y).to_dict()["attribute"] == "outlook"

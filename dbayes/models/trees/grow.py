@@ -34,8 +34,8 @@ from dbayes.models.trees.tree import (
     NUMERIC,
     OPEN,
     Entries,
+    FlatTree,
     Node,
-    flatten,
     step,
 )
 
@@ -74,6 +74,9 @@ class TreeGrower:
         C = schema.n_classes
         self.nodes = [Node(np.zeros(C), depth=0, kind=OPEN)]
         self.open_nodes = np.array([0], dtype=np.int64)
+        # the routing arrays (FlatTree), kept up to date as nodes are split and added
+        self._kind, self._col, self._thr, self._start, self._nch = [OPEN], [-1], [np.nan], [0], [0]
+        self._children, self._share = [], []
         self.multi_val = all(k == "nominal" and schema.card(i) >= MANY_VALUES_FRACTION * n_train
                              for i, k in enumerate(schema.kinds))
         self.in_average = [k == "numeric" or self.multi_val or schema.card(i) < MANY_VALUES_FRACTION * n_train
@@ -85,7 +88,11 @@ class TreeGrower:
 
     def state(self) -> GrowerState:
         """The picklable state a block needs (broadcast once per level)."""
-        return GrowerState(self.schema, self.grids, flatten(self.nodes, self.schema), self.open_nodes.copy())
+        tree = FlatTree(np.array(self._kind, dtype=np.int8), np.array(self._col, dtype=np.int64),
+                        np.array(self._thr, dtype=np.float64), np.array(self._start, dtype=np.int64),
+                        np.array(self._nch, dtype=np.int64), np.array(self._children, dtype=np.int64),
+                        np.array(self._share, dtype=np.float64))
+        return GrowerState(self.schema, self.grids, tree, self.open_nodes.copy())
 
     def split_level(self, stats: SplitStats) -> np.ndarray:
         """Choose the split of every open node from the summed stats; open their children.
@@ -101,14 +108,24 @@ class TreeGrower:
             node.dist = stats.class_w[k].copy()
             a = best[k]
             if a < 0:
-                node.kind = LEAF
+                node.kind = self._kind[node_id] = LEAF
                 continue
             bags, threshold = self._evaluation.split_of(stats, self.schema, self.grids, k, a)
             self._make_split(node, a, bags, threshold, stats, k)
+            per_bag = node.bag_dist.sum(axis=1)
+            tot = per_bag.sum()
+            self._kind[node_id], self._col[node_id], self._thr[node_id] = node.kind, self.schema.cols[a], \
+                node.threshold
+            self._start[node_id], self._nch[node_id] = len(self._children), len(per_bag)
+            self._share.extend((per_bag / tot).tolist() if tot > 0 else [1.0 / len(per_bag)] * len(per_bag))
             for b in range(len(node.bag_dist)):
                 self.nodes.append(Node(node.bag_dist[b].copy(), depth=node.depth + 1, kind=OPEN))
-                node.children.append(len(self.nodes) - 1)
-                new_open.append(len(self.nodes) - 1)
+                child = len(self.nodes) - 1
+                node.children.append(child)
+                new_open.append(child)
+                self._children.append(child)
+                self._kind.append(OPEN), self._col.append(-1), self._thr.append(np.nan)
+                self._start.append(0), self._nch.append(0)
         self.open_nodes = np.array(new_open, dtype=np.int64)
         return self.open_nodes
 

@@ -26,6 +26,9 @@ import numpy as np
 
 from dbayes.models.trees.tree import OPEN, Entries, route
 
+#: Numeric stats are counted in a dense (node, cell, class) table up to this size, else by sorting keys.
+DENSE_LIMIT = 1 << 20
+
 __all__ = ["SplitStats", "add_stats", "split_statistics", "frontier_statistics", "GrowerState"]
 
 
@@ -113,13 +116,19 @@ def frontier_statistics(block, state: GrowerState, entries: Entries) -> SplitSta
             num_keys.append(np.zeros(0, np.int64)), num_w.append(np.zeros((0, C)))
             continue
         cell = state.grids[j].cells(x[known])
-        key = (k[known] * G + cell) * C + yc[known]
-        ukey, inv = np.unique(key, return_inverse=True)
-        wsum = np.bincount(inv, weights=w[known], minlength=len(ukey))
-        node_cell, cls = np.divmod(ukey, C)
-        keys, pos = np.unique(node_cell, return_inverse=True)
-        dense = np.zeros((len(keys), C))
-        dense[pos, cls] = wsum
+        node_cell = k[known] * G + cell
+        if K * G * C <= max(DENSE_LIMIT, 4 * len(node_cell)):  # small table: count densely
+            present = np.bincount(node_cell, minlength=K * G) > 0
+            table = np.bincount(node_cell * C + yc[known], weights=w[known], minlength=K * G * C)
+            keys = np.flatnonzero(present)
+            dense = table.reshape(K * G, C)[keys]
+        else:  # sparse: sort the (node, cell, class) keys
+            ukey, inv = np.unique(node_cell * C + yc[known], return_inverse=True)
+            wsum = np.bincount(inv, weights=w[known], minlength=len(ukey))
+            nc, cls = np.divmod(ukey, C)
+            keys, pos = np.unique(nc, return_inverse=True)
+            dense = np.zeros((len(keys), C))
+            dense[pos, cls] = wsum
         num_keys.append(keys), num_w.append(dense)
     return SplitStats(np.asarray(state.open_nodes), class_w, tuple(nominal), tuple(num_keys), tuple(num_w),
                       num_missing, num_rows)

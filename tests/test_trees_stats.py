@@ -204,3 +204,15 @@ def test_growing_from_block_sums_gives_the_local_tree(missing):
     a, b = C45().finish(local, block), C45().finish(engine, block)
     assert a.tree_size > 5
     assert a.to_text() == b.to_text()
+
+
+def test_state_and_stats_survive_pickling():
+    """The engine ships the state to workers and the stats back: both must pickle unchanged."""
+    import pickle
+
+    X, y = make_data(n=200, missing=0.1, seed=2)
+    schema, block, grids = setup(X, y, np.ones(len(y)))
+    grower = grow_levels(schema, block, grids, 1)
+    state = pickle.loads(pickle.dumps(grower.state()))
+    st = split_statistics(block, grower.state())
+    assert_stats_equal(pickle.loads(pickle.dumps(st)), split_statistics(block, state), exact=True)

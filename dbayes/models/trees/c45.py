@@ -155,6 +155,11 @@ class TreeClassifierBase:
         s = proba.sum(axis=1, keepdims=True)
         return np.divide(proba, s, out=np.full_like(proba, 1.0 / C), where=s > 0)
 
+    def predict_log_proba(self, X: pd.DataFrame) -> np.ndarray:
+        """Natural log of :meth:`predict_proba` (``-inf`` for a class a leaf never saw)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """The most probable class of each row (first class on ties)."""
         self._check_fitted()

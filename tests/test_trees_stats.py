@@ -216,3 +216,38 @@ def test_state_and_stats_survive_pickling():
     state = pickle.loads(pickle.dumps(grower.state()))
     st = split_statistics(block, grower.state())
     assert_stats_equal(pickle.loads(pickle.dumps(st)), split_statistics(block, state), exact=True)
+
+
+@pytest.mark.parametrize("credal_s", [None, 1.0])
+def test_level_evaluation_equals_the_per_node_functions(credal_s):
+    """The vectorised search over a whole level agrees with evaluating each attribute at each node."""
+    from dbayes.models.trees.splits import Criterion, evaluate_level, evaluate_nominal, evaluate_numeric
+
+    X, y = make_data(n=800, missing=0.1, seed=4)
+    schema, block, grids = setup(X, y, np.ones(len(y)), max_exact=60)
+    grower = grow_levels(schema, block, grids, 2)
+    stats = split_statistics(block, grower.state())
+    crit = Criterion(credal_s)
+    ev = evaluate_level(stats, schema, grids, 2.0, crit)
+    K = len(stats.open_nodes)
+    assert K >= 3
+    n_valid = 0
+    for k in range(K):
+        total = stats.class_w[k].sum()
+        for a, kind in enumerate(schema.kinds):
+            j = schema.cols[a]
+            if kind == "nominal":
+                cand = evaluate_nominal(a, stats.nominal[j][k], total, 2.0, crit)
+            else:
+                cells, cw = stats.numeric_node(j, k, len(grids[j].values))
+                cand = evaluate_numeric(a, grids[j], cells, cw, int(stats.num_rows[k, j]), total, 2.0, crit)
+            assert ev.valid[k, a] == cand.valid
+            if cand.valid:
+                n_valid += 1
+                assert ev.gain[k, a] == pytest.approx(cand.gain, abs=1e-10)
+                assert ev.ratio[k, a] == pytest.approx(cand.gain_ratio, abs=1e-10)
+                bags, threshold = ev.split_of(stats, schema, grids, k, a)
+                np.testing.assert_allclose(bags, cand.bags, atol=1e-9)
+                if kind == "numeric":
+                    assert threshold == cand.threshold
+    assert n_valid > K

@@ -1,4 +1,8 @@
-"""Split criteria and the evaluation of one attribute at one node, as Weka's J48 does it.
+"""Split criteria and the evaluation of the attributes at the open nodes, as Weka's J48 does it.
+
+:func:`evaluate_nominal` and :func:`evaluate_numeric` evaluate one attribute at one node and read like
+J48's ``C45Split``; :func:`evaluate_level` does the same for every attribute and open node of a level in a
+few vectorised passes (it is what the grower uses; the tests check it against the per-node functions).
 
 C4.5 (Quinlan 1993; Weka ``C45Split``, ``InfoGainSplitCrit``, ``GainRatioSplitCrit``):
 
@@ -32,7 +36,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from dbayes.models.trees.impurity import (
-    entropy,
     imprecise_value_distribution,
     upper_entropy,
     xlog2x,
@@ -199,11 +202,6 @@ def set_split_point(grid, mid: float) -> float:
         if v - kept > J48_SMALL:
             kept = v
     return float(kept)
-
-
-def node_entropy(dist: np.ndarray) -> float:
-    """Entropy of a node's class weights (bits), J48's formula."""
-    return float(entropy(dist))
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ class TreeGrower:
         """
         if not np.array_equal(stats.open_nodes, self.open_nodes):
             raise ValueError("the stats are not those of the current level")
-        best = self.select(stats)
+        best, evaluation = self.select(stats)
         new_open = []
         for k, node_id in enumerate(self.open_nodes):
             node = self.nodes[node_id]
@@ -110,7 +110,7 @@ class TreeGrower:
             if a < 0:
                 node.kind = self._kind[node_id] = LEAF
                 continue
-            bags, threshold = self._evaluation.split_of(stats, self.schema, self.grids, k, a)
+            bags, threshold = evaluation.split_of(stats, self.schema, self.grids, k, a)
             self._make_split(node, a, bags, threshold, stats, k)
             per_bag = node.bag_dist.sum(axis=1)
             tot = per_bag.sum()
@@ -129,8 +129,9 @@ class TreeGrower:
         self.open_nodes = np.array(new_open, dtype=np.int64)
         return self.open_nodes
 
-    def select(self, stats: SplitStats) -> np.ndarray:
-        """Attribute chosen at each open node (-1: the node becomes a leaf), C45ModelSelection's rule."""
+    def select(self, stats: SplitStats):
+        """Attribute chosen at each open node (-1: the node becomes a leaf), C45ModelSelection's rule,
+        and the :class:`~dbayes.models.trees.splits.LevelEvaluation` it was chosen from."""
         class_w = stats.class_w
         total = class_w.sum(axis=1)
         K = len(total)
@@ -140,7 +141,6 @@ class TreeGrower:
         if self.max_depth is not None:
             splittable &= depth < self.max_depth
         ev = evaluate_level(stats, self.schema, self.grids, self.min_leaf, self.criterion)
-        self._evaluation = ev
         valid = ev.valid & splittable[:, None]
         counted = valid & np.asarray(self.in_average, dtype=bool)[None, :]
         n_counted = counted.sum(axis=1)
@@ -153,7 +153,7 @@ class TreeGrower:
             best[take] = a
             best_ratio[take] = ev.ratio[take, a]
         best[(n_counted == 0) | (np.abs(best_ratio) < J48_SMALL)] = -1
-        return best
+        return best, ev
 
     def _make_split(self, node, a, bags, threshold, stats, k):
         """J48's ``addInstWithUnknown``: the unknown instances are shared out in proportion to the known

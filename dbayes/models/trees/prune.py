@@ -1,0 +1,274 @@
+"""C4.5's error-based pruning with subtree raising, as Weka's ``C45PruneableClassifierTree`` does it.
+
+1. *Collapse* (``collapse``): a split whose subtree makes at least as many training errors as the node would
+   as a leaf (minus ``1e-3``) becomes a leaf.
+2. *Prune* (``prune``), bottom-up.  At each split node, with ``U(N, e)`` the upper limit of the binomial
+   error rate at confidence ``CF`` (:func:`added_errors`, Weka's ``Stats.addErrs``):
+   - ``errors_leaf``: estimated errors ``e + U`` if the node were a leaf;
+   - ``errors_tree``: the sum of the estimated errors of the subtree's leaves;
+   - ``errors_largest``: the estimated errors of the largest branch when *all* the node's training instances
+     are sent down it (subtree raising; ``inf`` without raising);
+   the node becomes a leaf if ``errors_leaf <= min(errors_tree, errors_largest) + 0.1``; else, if
+   ``errors_largest <= errors_tree + 0.1``, the largest branch replaces the node, the node's instances are
+   redistributed through it (``newDistribution``) and the node is pruned again.
+
+Subtree raising needs the training instances at each node, which is why :func:`prune_tree` takes the rows.
+The distributed engine must provide them: either collect the training rows (what the local driver uses),
+or run, for every raising decision, a pass that routes the node's rows through the raised branch and returns
+the class weights at its leaves.  Without raising (``subtree_raising=False``) pruning needs only the node
+distributions kept by the grower, and no pass at all (``rows`` may then be None).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from scipy.special import ndtri
+
+from dbayes.models.trees.tree import J48_SMALL, LEAF, NUMERIC, Node
+
+__all__ = ["added_errors", "estimated_errors", "collapse", "prune_tree", "compact"]
+
+#: J48's pruning margin: a leaf or the largest branch is preferred unless it is worse by more than 0.1 error.
+PRUNE_MARGIN = 0.1
+#: J48's collapse margin (``collapse``: subtree errors ``>= node errors - 1e-3``).
+COLLAPSE_MARGIN = 1e-3
+
+
+def added_errors(N: float, e: float, cf: float) -> float:
+    """Weka's ``Stats.addErrs``: extra errors to add to ``e`` observed errors in ``N`` for confidence ``cf``.
+
+    Upper limit of the binomial confidence interval by the normal approximation with continuity correction
+    (Quinlan 1993, ch. 4); the exact value ``N (1 - cf^(1/N))`` at ``e = 0`` and linear interpolation for
+    ``0 < e < 1``; ``N - e`` when ``e + 0.5 >= N``.
+    """
+    if cf > 0.5:
+        raise ValueError(f"the pruning confidence must be at most 0.5, got {cf}")
+    if e < 1:
+        base = N * (1 - cf ** (1 / N))  # exact upper limit at e = 0
+        if e == 0:
+            return base
+        return base + e * (added_errors(N, 1, cf) - base)
+    if e + 0.5 >= N:
+        return max(N - e, 0.0)
+    z = _z(cf)
+    f = (e + 0.5) / N
+    r = (f + z * z / (2 * N) + z * np.sqrt(f / N - f * f / N + z * z / (4 * N * N))) / (1 + z * z / N)
+    return r * N - e
+
+
+@lru_cache(maxsize=8)
+def _z(cf: float) -> float:
+    return float(ndtri(1 - cf))
+
+
+def _errors_for(dist: np.ndarray, cf: float) -> float:
+    """Estimated errors of a leaf with class weights ``dist`` (J48 ``getEstimatedErrorsForDistribution``)."""
+    d = dist.tolist()
+    total = sum(d)
+    if abs(total) < J48_SMALL:
+        return 0.0
+    e = total - max(d)
+    return e + added_errors(total, e, cf)
+
+
+def _num_incorrect(dist: np.ndarray) -> float:
+    d = dist.tolist()
+    return sum(d) - max(d)
+
+
+def estimated_errors(nodes: list, i: int, cf: float) -> float:
+    """Sum of the leaves' estimated errors in the subtree of node ``i``."""
+    node = nodes[i]
+    if not node.is_split:
+        return _errors_for(node.dist, cf)
+    return sum(estimated_errors(nodes, c, cf) for c in node.children)
+
+
+def _training_errors(nodes, i):
+    node = nodes[i]
+    if not node.is_split:
+        return _num_incorrect(node.dist)
+    return sum(_training_errors(nodes, c) for c in node.children)
+
+
+def _make_leaf(node: Node):
+    node.dist = node.bag_dist.sum(axis=0)
+    node.kind, node.children, node.bag_dist, node.attr, node.threshold = LEAF, [], None, -1, float("nan")
+
+
+def collapse(nodes: list, i: int = 0) -> None:
+    """J48's ``collapse``: splits that do not reduce the training error become leaves (top-down)."""
+    subtree_errors = {}
+
+    def errors(j):  # training errors of the leaves under j, computed once per node (post-order)
+        node = nodes[j]
+        e = _num_incorrect(node.dist) if not node.is_split else sum(errors(c) for c in node.children)
+        subtree_errors[j] = e
+        return e
+
+    errors(i)
+    stack = [i]
+    while stack:
+        j = stack.pop()
+        node = nodes[j]
+        if not node.is_split:
+            continue
+        if subtree_errors[j] >= _num_incorrect(node.bag_dist.sum(axis=0)) - COLLAPSE_MARGIN:
+            _make_leaf(node)
+        else:
+            stack.extend(node.children)
+
+
+class _Rows:
+    """The training rows and the routing of (row, weight) sets through one node."""
+
+    def __init__(self, block, schema):
+        self.X_num, self.X_nom, self.y, _ = block
+        self.schema = schema
+        self.C = schema.n_classes
+
+    def class_w(self, rows, w):
+        return np.bincount(self.y[rows], weights=w, minlength=self.C).astype(np.float64)
+
+    def branch(self, node, rows):
+        """Branch of each row at ``node``, -1 when the value is missing."""
+        col = self.schema.cols[node.attr]
+        if node.kind == NUMERIC:
+            x = self.X_num[rows, col]
+            b = np.where(((x - node.threshold) < J48_SMALL) | (x <= node.threshold), 0, 1)
+            b[np.isnan(x)] = -1
+            return b
+        code = self.X_nom[rows, col].astype(np.int64)
+        return np.where(code >= len(node.children), -1, code)
+
+    def distribution(self, node, rows, w, b):
+        """``resetDistribution``: known branches plus the unknown shared in proportion."""
+        nb, C = len(node.children), self.C
+        known = b >= 0
+        bags = np.bincount(b[known] * C + self.y[rows[known]], weights=w[known],
+                           minlength=nb * C).reshape(nb, C)
+        missing = self.class_w(rows[~known], w[~known])
+        per_bag = bags.sum(axis=1)
+        tot = per_bag.sum()
+        probs = np.full(nb, 1.0 / nb) if abs(tot) < J48_SMALL else per_bag / tot
+        return bags + probs[:, None] * missing[None, :]
+
+    def split(self, node, rows, w, b, bag_dist):
+        """``split``: rows per branch, the unknown ones in every branch with weight times its share."""
+        per_bag = bag_dist.sum(axis=1)
+        shares = per_bag / per_bag.sum() if per_bag.sum() > 0 else np.full(len(per_bag), 1 / len(per_bag))
+        miss = b < 0
+        out = []
+        for k in range(len(node.children)):
+            here = b == k
+            if shares[k] > J48_SMALL and miss.any():
+                r = np.concatenate([rows[here], rows[miss]])
+                ww = np.concatenate([w[here], w[miss] * shares[k]])
+            else:
+                r, ww = rows[here], w[here]
+            out.append((r, ww))
+        return out
+
+
+def _branch_errors(nodes, i, data: _Rows, rows, w, cf):
+    """``getEstimatedErrorsForBranch``: estimated errors of subtree ``i`` on the given rows."""
+    node = nodes[i]
+    if not node.is_split:
+        return _errors_for(data.class_w(rows, w), cf)
+    b = data.branch(node, rows)
+    dist = data.distribution(node, rows, w, b)
+    parts = data.split(node, rows, w, b, dist)
+    return sum(_branch_errors(nodes, c, data, r, ww, cf)
+               for c, (r, ww) in zip(node.children, parts, strict=True))
+
+
+def _new_distribution(nodes, i, data: _Rows, rows, w):
+    """``newDistribution``: recompute the distributions of subtree ``i`` from the given rows."""
+    node = nodes[i]
+    if not node.is_split:
+        node.dist = data.class_w(rows, w)
+        return
+    b = data.branch(node, rows)
+    node.bag_dist = data.distribution(node, rows, w, b)
+    node.dist = node.bag_dist.sum(axis=0)
+    for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist), strict=True):
+        _new_distribution(nodes, c, data, r, ww)
+
+
+def _max_bag(bag_dist):
+    """``Distribution.maxBag``: the last branch whose weight is within 1e-6 of the running maximum."""
+    best, idx = 0.0, -1
+    for k, v in enumerate(bag_dist.sum(axis=1)):
+        if best - v < J48_SMALL:
+            best, idx = v, k
+    return idx
+
+
+def _prune(nodes, i, data, rows, w, cf, raising) -> float:
+    """J48's ``prune`` on subtree ``i`` with its training rows; returns the subtree's estimated errors."""
+    node = nodes[i]
+    if not node.is_split:
+        return _errors_for(node.dist, cf)
+    b = data.branch(node, rows)
+    errors_tree = 0.0
+    for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist), strict=True):
+        errors_tree += _prune(nodes, c, data, r, ww, cf, raising)
+    largest = node.children[_max_bag(node.bag_dist)]
+    errors_largest = _branch_errors(nodes, largest, data, rows, w, cf) if raising else np.inf
+    errors_leaf = _errors_for(node.bag_dist.sum(axis=0), cf)
+    if errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL and \
+            errors_leaf - (errors_largest + PRUNE_MARGIN) < J48_SMALL:
+        _make_leaf(node)
+        return errors_leaf
+    if errors_largest - (errors_tree + PRUNE_MARGIN) < J48_SMALL:
+        src = nodes[largest]
+        node.kind, node.attr, node.threshold = src.kind, src.attr, src.threshold
+        node.children, node.bag_dist = list(src.children), src.bag_dist
+        _new_distribution(nodes, i, data, rows, w)
+        return _prune(nodes, i, data, rows, w, cf, raising)
+    return errors_tree
+
+
+def _prune_no_rows(nodes, i, cf) -> float:
+    node = nodes[i]
+    if not node.is_split:
+        return _errors_for(node.dist, cf)
+    errors_tree = sum(_prune_no_rows(nodes, c, cf) for c in node.children)
+    errors_leaf = _errors_for(node.bag_dist.sum(axis=0), cf)
+    if errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL:
+        _make_leaf(node)
+        return errors_leaf
+    return errors_tree
+
+
+def prune_tree(nodes: list, *, confidence: float = 0.25, subtree_raising: bool = True, block=None,
+               schema=None) -> None:
+    """Prune in place (after :func:`collapse`).  ``block = (X_num, X_nom, y, w)`` is needed for raising."""
+    if subtree_raising:
+        if block is None:
+            raise ValueError("subtree raising needs the training rows (block)")
+        data = _Rows(block, schema)
+        w = np.asarray(block[3], dtype=np.float64)
+        _prune(nodes, 0, data, np.arange(len(w)), w, confidence, True)
+    else:
+        _prune_no_rows(nodes, 0, confidence)
+
+
+def compact(nodes: list) -> list:
+    """The nodes reachable from the root, renumbered depth-first (root 0), depths recomputed."""
+    order, mapping = [], {}
+    stack = [(0, 0)]
+    while stack:
+        i, d = stack.pop()
+        mapping[i] = len(order)
+        order.append((i, d))
+        for c in reversed(nodes[i].children):
+            stack.append((c, d + 1))
+    out = []
+    for i, d in order:
+        nd = nodes[i]
+        out.append(Node(nd.dist, depth=d, kind=nd.kind, attr=nd.attr, threshold=nd.threshold,
+                        bag_dist=nd.bag_dist, children=[mapping[c] for c in nd.children]))
+    return out

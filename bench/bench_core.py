@@ -72,10 +72,21 @@ def coded_rows(path: Path):
     data = open_dataset(str(path))
     parts = data.frame.to_delayed()
     C = data.schema.n_classes
-    plan = RoundPlan(data.schema, Coding(data.schema, {}), 2, 1, 0, 0.0, np.zeros((len(parts), C), dtype=np.int64),
-                     data.row_starts(), "global")
+    plan = RoundPlan(
+        data.schema,
+        Coding(data.schema, {}),
+        2,
+        1,
+        0,
+        0.0,
+        np.zeros((len(parts), C), dtype=np.int64),
+        data.row_starts(),
+        "global",
+    )
     with dask.config.set(scheduler="threads"):
-        hists = dask.compute(_tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)]))[0]
+        hists = dask.compute(
+            _tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)])
+        )[0]
         cuts = {n: fold_discretization(h, 1, C, "mdl", 10)[0] for n, h in hists.items()}
         coding = Coding(data.schema, cuts)
         blocks = dask.compute(*[dask.delayed(encode_partition)(p, coding) for p in parts])
@@ -112,8 +123,20 @@ def kernel_bench(X, y, layout, workdir: Path) -> dict:
         slots = [str(int(s)) for s in layout.slots]
         rates = []
         for _ in range(3):
-            r = subprocess.run([str(exe), str(n), str(X.shape[1]), str(layout.n_classes), str(workdir / "codes.bin"),
-                                str(workdir / "classes.bin"), *slots], capture_output=True, text=True, check=True)
+            r = subprocess.run(
+                [
+                    str(exe),
+                    str(n),
+                    str(X.shape[1]),
+                    str(layout.n_classes),
+                    str(workdir / "codes.bin"),
+                    str(workdir / "classes.bin"),
+                    *slots,
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             rates.append(float(r.stdout.split()[0]))
         out["c_stream_rows_per_s"] = max(rates)
         out["ratio_to_c_stream"] = out["dbayes_rows_per_s"] / out["c_stream_rows_per_s"]
@@ -136,8 +159,9 @@ def counting_pass(path: Path, coding, workers: int) -> dict:
         data = open_dataset(str(path))
         data.frame = data.frame.persist()
         parts = data.frame.to_delayed()
-        plan = RoundPlan(data.schema, coding, 10, 1, 0, 0.0, class_offsets(data.partition_class_counts()),
-                         data.row_starts(), "fold")
+        plan = RoundPlan(
+            data.schema, coding, 10, 1, 0, 0.0, class_offsets(data.partition_class_counts()), data.row_starts(), "fold"
+        )
         layout = TableLayout(data.schema.n_classes, coding.cards)
 
         def once():
@@ -156,12 +180,23 @@ def cv_bench(datasets: dict[str, str], classifier_sets: dict[str, list], workdir
     rows = []
     with runtime("local", n_workers=2) as rt:
         # warm the workers (numba compilation of the kernels) on a small job, not counted
-        warm = parse_job({"name": "warm", "datasets": ["iris"], "classifiers": [{"name": "nb"}, {"name": "tan"}]}, "warm")
+        warm = parse_job(
+            {"name": "warm", "datasets": ["iris"], "classifiers": [{"name": "nb"}, {"name": "tan"}]}, "warm"
+        )
         run_job(warm, workdir / "warm", rt, report=lambda s: None)
         for dname, source in datasets.items():
             for setname, clfs in classifier_sets.items():
-                job = parse_job({"name": f"{dname}-{setname}", "datasets": [source], "folds": 10, "seed": 1,
-                                 "classifiers": clfs, "save_predictions": dname != "sampled"}, "bench")
+                job = parse_job(
+                    {
+                        "name": f"{dname}-{setname}",
+                        "datasets": [source],
+                        "folds": 10,
+                        "seed": 1,
+                        "classifiers": clfs,
+                        "save_predictions": dname != "sampled",
+                    },
+                    "bench",
+                )
                 out = workdir / f"cv-{dname}-{setname}"
                 shutil.rmtree(out, ignore_errors=True)
                 rt.client.run(_reset_peak)
@@ -170,10 +205,19 @@ def cv_bench(datasets: dict[str, str], classifier_sets: dict[str, list], workdir
                 wall = time.perf_counter() - t0
                 peaks = rt.client.run(_peak_rss)
                 acc = res.metrics.groupby("classifier")["accuracy"].mean().round(4).to_dict()
-                rows.append({"dataset": dname, "classifiers": setname, "wall_s": wall, "accuracy": acc,
-                             "peak_worker_rss_gib": max(peaks.values()) / 2**30})
-                log(f"{dname} {setname}: {wall:.2f} s, accuracy {acc}, peak worker RSS "
-                    f"{rows[-1]['peak_worker_rss_gib']:.2f} GiB")
+                rows.append(
+                    {
+                        "dataset": dname,
+                        "classifiers": setname,
+                        "wall_s": wall,
+                        "accuracy": acc,
+                        "peak_worker_rss_gib": max(peaks.values()) / 2**30,
+                    }
+                )
+                log(
+                    f"{dname} {setname}: {wall:.2f} s, accuracy {acc}, peak worker RSS "
+                    f"{rows[-1]['peak_worker_rss_gib']:.2f} GiB"
+                )
     return rows
 
 
@@ -202,8 +246,23 @@ def weka_bench(datasets: dict[str, str], workdir: Path, timeout: int) -> pd.Data
     for name, source in datasets.items():
         path = source if Path(source).exists() else str(ROOT / "dbayes/datasets" / f"{source}.parquet")
         log(f"Weka on {name} ...")
-        subprocess.run([sys.executable, str(tool), path, "--classifiers", "NB,TAN", "--out", str(out),
-                        "--timeout", str(timeout), "--xmx", "12g"], check=False, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(tool),
+                path,
+                "--classifiers",
+                "NB,TAN",
+                "--out",
+                str(out),
+                "--timeout",
+                str(timeout),
+                "--xmx",
+                "12g",
+            ],
+            check=False,
+            capture_output=True,
+        )
     return pd.read_csv(out) if out.exists() else pd.DataFrame()
 
 
@@ -261,10 +320,16 @@ def format_report(r: dict) -> str:
         if "c_stream_rows_per_s" in k:
             lines.append(f"  C stream         {k['c_stream_rows_per_s'] / 1e6:6.2f} M rows/s (limits.md: 12.6)")
     for p in r.get("counting_pass", []):
-        lines.append(f"counting pass, {p['workers']} worker(s): {p['seconds']:.2f} s = {p['rows_per_s'] / 1e6:.2f} M rows/s")
+        lines.append(
+            f"counting pass, {p['workers']} worker(s): {p['seconds']:.2f} s = {p['rows_per_s'] / 1e6:.2f} M rows/s"
+        )
     weka = {(w["dataset"], w["classifier"]): w for w in r.get("weka", [])}
     if r.get("cv"):
-        lines += ["", "10-fold CV wall seconds (2-worker LocalCluster):", "dataset  classifiers  dbayes_s  weka_s  ratio  peak_GiB"]
+        lines += [
+            "",
+            "10-fold CV wall seconds (2-worker LocalCluster):",
+            "dataset  classifiers  dbayes_s  weka_s  ratio  peak_GiB",
+        ]
         for c in r["cv"]:
             wk = None
             if c["classifiers"] in ("nb", "tan"):
@@ -275,8 +340,10 @@ def format_report(r: dict) -> str:
                 if a and b and a.get("status") == b.get("status") == "ok":
                     wk = a["wall_s"] + b["wall_s"]
             ratio = f"{wk / c['wall_s']:.1f}x" if wk else "-"
-            lines.append(f"{c['dataset']:8s} {c['classifiers']:12s} {c['wall_s']:8.2f} {wk if wk else '-':>7} {ratio:>6} "
-                         f"{c['peak_worker_rss_gib']:8.2f}")
+            lines.append(
+                f"{c['dataset']:8s} {c['classifiers']:12s} {c['wall_s']:8.2f} {wk if wk else '-':>7} {ratio:>6} "
+                f"{c['peak_worker_rss_gib']:8.2f}"
+            )
     return "\n".join(lines)
 
 

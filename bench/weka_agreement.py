@@ -11,6 +11,7 @@ fold choice: ``--seeds 1,2,3`` shows how far our own accuracy moves between fold
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -41,6 +42,13 @@ def main() -> int:
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--out", default="weka_agreement.csv")
     ap.add_argument("--workdir", default="/tmp/dbayes-weka-agreement")
+    ap.add_argument(
+        "--fold-assignment",
+        default="weka",
+        choices=["weka", "hash"],
+        help="'weka': Weka's own folds, so every difference is the algorithm's (default); "
+        "'hash': dbayes's partition-local stratified folds",
+    )
     args = ap.parse_args()
     weka = pd.read_csv(args.weka_csv)
     weka = weka[(weka["mode"] == "cv") & (weka["status"] == "ok")]
@@ -50,11 +58,19 @@ def main() -> int:
     for seed in [int(s) for s in args.seeds.split(",")]:
         for name in names:
             job = parse_job(
-                {"name": f"agree-{name}-{seed}", "datasets": [name], "folds": 10, "seed": seed,
-                 "classifiers": [CLASSIFIERS[c][0] for c in clfs], "save_predictions": False},
+                {
+                    "name": f"agree-{name}-{seed}",
+                    "datasets": [name],
+                    "folds": 10,
+                    "seed": seed,
+                    "classifiers": [CLASSIFIERS[c][0] for c in clfs],
+                    "save_predictions": False,
+                    "fold_assignment": args.fold_assignment,
+                },
                 "weka_agreement",
             )
-            out = Path(args.workdir) / f"{name}-s{seed}"
+            out = Path(args.workdir) / f"{name}-s{seed}-{args.fold_assignment}"
+            shutil.rmtree(out, ignore_errors=True)
             t0 = time.perf_counter()
             with dask.config.set(scheduler="synchronous"):
                 run_job(job, out, None, report=lambda s: None)
@@ -62,8 +78,15 @@ def main() -> int:
             acc = m.groupby("classifier")["accuracy"].mean() * 100
             for c in clfs:
                 wk = weka[(weka.dataset == name) & (weka.classifier == CLASSIFIERS[c][1])]["accuracy_pct"]
-                rows.append({"dataset": name, "seed": seed, "classifier": c, "dbayes": acc[c],
-                             "weka": float(wk.iloc[0]) if len(wk) else float("nan")})
+                rows.append(
+                    {
+                        "dataset": name,
+                        "seed": seed,
+                        "classifier": c,
+                        "dbayes": acc[c],
+                        "weka": float(wk.iloc[0]) if len(wk) else float("nan"),
+                    }
+                )
             print(f"{name} seed {seed}: {time.perf_counter() - t0:.1f}s", file=sys.stderr)
     df = pd.DataFrame(rows)
     df["diff"] = df["dbayes"] - df["weka"]
@@ -73,8 +96,12 @@ def main() -> int:
     print(piv.round(2).to_string())
     for c in clfs:
         d = df[df.classifier == c].groupby("dataset")["diff"].mean().abs()
-        print(f"{c}: within 0.5 points on {int((d <= 0.5).sum())}/{d.notna().sum()} datasets; "
-              f"mean |diff| {d.mean():.2f}; adult {d.get('adult', float('nan')):.2f}, letter {d.get('letter', float('nan')):.2f}")
+        equal, near, n = int((d < 1e-9).sum()), int((d <= 0.5).sum()), int(d.notna().sum())
+        adult, letter = d.get("adult", float("nan")), d.get("letter", float("nan"))
+        print(
+            f"{c}: equal on {equal}, within 0.5 points on {near}/{n} datasets; mean |diff| {d.mean():.2f}; "
+            f"adult {adult:.2f}, letter {letter:.2f}"
+        )
     return 0
 
 

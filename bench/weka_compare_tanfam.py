@@ -22,6 +22,7 @@ import pandas as pd
 from dbayes.counts import TableLayout, count_tables
 from dbayes.data.bundled import bundled_path
 from dbayes.data.discretize import apply_cut_points, mdl_cut_points, value_histogram
+from dbayes.evaluate.weka_folds import weka_folds
 from dbayes.models.aode import AODE, WAODE
 from dbayes.models.base import TrainingRows
 from dbayes.models.nb import NaiveBayes
@@ -70,59 +71,6 @@ DEFAULT = [
     "sponge",
     "promoters",
 ]
-
-
-class JavaRandom:
-    """java.util.Random (48-bit LCG), enough for Weka's fold assignment."""
-
-    MASK = (1 << 48) - 1
-
-    def __init__(self, seed: int):
-        self.seed = (seed ^ 0x5DEECE66D) & self.MASK
-
-    def _next(self, bits: int) -> int:
-        self.seed = (self.seed * 0x5DEECE66D + 0xB) & self.MASK
-        return self.seed >> (48 - bits)
-
-    def next_int(self, n: int) -> int:
-        if n & -n == n:
-            return (n * self._next(31)) >> 31
-        while True:
-            bits = self._next(31)
-            val = bits % n
-            if bits - val + (n - 1) < (1 << 31):
-                return val
-
-
-def weka_folds(y: np.ndarray, folds: int = 10, seed: int = 1) -> np.ndarray:
-    """Test-fold id of every row, as Weka 3.6's Evaluation.crossValidateModel assigns them."""
-    n = len(y)
-    order = list(range(n))
-    rnd = JavaRandom(seed)
-    for j in range(n - 1, 0, -1):  # Instances.randomize
-        k = rnd.next_int(j + 1)
-        order[j], order[k] = order[k], order[j]
-    order = np.array(order)
-    # Instances.stratify: group by class with Weka's swapping loop, then stratStep
-    index = 1
-    while index < n:
-        target = y[order[index - 1]]
-        matches = np.flatnonzero(y[order[index:]] == target) + index
-        for j in matches:  # the element examined at j is still the one there when the pass began
-            order[index], order[j] = order[j], order[index]
-            index += 1
-        index += 1
-    strat = np.concatenate([order[s::folds] for s in range(folds)])
-    fold_of_pos = np.empty(n, dtype=np.int64)
-    base, extra = divmod(n, folds)
-    pos = 0
-    for f in range(folds):
-        size = base + (1 if f < extra else 0)
-        fold_of_pos[pos : pos + size] = f
-        pos += size
-    fold = np.empty(n, dtype=np.int64)
-    fold[strat] = fold_of_pos
-    return fold
 
 
 def load(name: str):
@@ -206,9 +154,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("datasets", nargs="*")
     ap.add_argument("--models", default="nb,tan,aode,waode")
-    ap.add_argument(
-        "--time", action="store_true", help="print count/fit/predict seconds (sum over the 10 folds)"
-    )
+    ap.add_argument("--time", action="store_true", help="print count/fit/predict seconds (sum over the 10 folds)")
     args = ap.parse_args(argv)
     try:
         MODELS.update(extra_models())

@@ -36,8 +36,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if result.units_skipped:
         print(f"{result.units_skipped} unit(s) already done were skipped", file=sys.stderr)
     print(_summary(result.metrics))
-    print(f"\n{result.units_done} unit(s) computed in {result.seconds:.1f} s; metrics in {out / 'metrics'}, "
-          f"predictions in {out / 'predictions'}")
+    print(
+        f"\n{result.units_done} unit(s) computed in {result.seconds:.1f} s; metrics in {out / 'metrics'}, "
+        f"predictions in {out / 'predictions'}"
+    )
     return 0
 
 

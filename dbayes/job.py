@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from dbayes.errors import JobError
 from dbayes.models.registry import make_model
@@ -34,6 +35,9 @@ __all__ = ["Job", "ClassifierSpec", "load_job", "parse_job"]
 
 DISCRETIZE = ("mdl", "equal-frequency", "none")
 SCOPES = ("fold", "global")
+#: "hash": seeded stratified folds each partition computes itself (the default, any size);
+#: "weka": Weka 3.6's own folds for -x k -s seed+repeat (computed on the client; to compare with Weka exactly)
+FOLD_ASSIGNMENTS = ("hash", "weka")
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ class Job:
     max_exact_values: int = 65536
     out: str | None = None
     resubstitution: bool = False
+    fold_assignment: str = "hash"
     source: str = ""
 
 
@@ -84,6 +89,7 @@ _KEYS = {
     "max_exact_values": int,
     "out": str,
     "resubstitution": bool,
+    "fold_assignment": str,
     "description": str,
 }
 
@@ -134,6 +140,11 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
     noise = tuple(float(x) for x in noise)
     if not all(0.0 <= x < 1.0 and math.isfinite(x) for x in noise):
         raise _fail(source, f"option 'noise' holds fractions in [0, 1), got {list(noise)}")
+    fold_assignment = data.get("fold_assignment", "hash")
+    if fold_assignment not in FOLD_ASSIGNMENTS:
+        raise _fail(
+            source, f"option 'fold_assignment' must be one of {', '.join(FOLD_ASSIGNMENTS)}, got {fold_assignment!r}"
+        )
     parts = data.get("partitions")
     if parts is not None and parts < 1:
         raise _fail(source, f"option 'partitions' must be at least 1, got {parts}")
@@ -171,6 +182,7 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         max_exact_values=data.get("max_exact_values", 65536),
         out=data.get("out"),
         resubstitution=data.get("resubstitution", False),
+        fold_assignment=fold_assignment,
         source=source,
     )
 

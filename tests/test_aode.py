@@ -168,40 +168,10 @@ WEKA_CV = {
 }
 
 
-def java_next_int(state, bound):
-    """java.util.Random.nextInt(bound); ``state`` is a one-element list holding the 48-bit seed."""
-    mask = (1 << 48) - 1
-    while True:
-        state[0] = (state[0] * 0x5DEECE66D + 0xB) & mask
-        bits = state[0] >> 17
-        if bound & -bound == bound:
-            return (bound * bits) >> 31
-        val = bits % bound
-        if bits - val + (bound - 1) < (1 << 31):
-            return val
-
-
 def weka_test_folds(y, folds=10, seed=1):
-    """Fold of every row in Weka 3.6's crossValidateModel: randomize(Random(seed)), stratify, testCV."""
-    n = len(y)
-    state = [(seed ^ 0x5DEECE66D) & ((1 << 48) - 1)]
-    order = list(range(n))
-    for j in range(n - 1, 0, -1):
-        k = java_next_int(state, j + 1)
-        order[j], order[k] = order[k], order[j]
-    index = 1
-    while index < n:  # Instances.stratify: Weka's swapping sort by class
-        target = y[order[index - 1]]
-        for j in range(index, n):
-            if y[order[j]] == target:
-                order[index], order[j] = order[j], order[index]
-                index += 1
-        index += 1
-    strat = [order[j] for s in range(folds) for j in range(s, n, folds)]
-    sizes = [n // folds + (1 if f < n % folds else 0) for f in range(folds)]
-    fold = np.empty(n, dtype=np.int64)
-    fold[strat] = np.repeat(np.arange(folds), sizes)
-    return fold
+    from dbayes.evaluate.weka_folds import weka_folds
+
+    return weka_folds(y, folds, seed)
 
 
 @pytest.mark.parametrize("name", sorted(WEKA_CV))

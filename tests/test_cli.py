@@ -46,31 +46,45 @@ def _frame(**cols):
 
 BAD = {
     "missing file": (lambda t: write_job(t, data=str(t / "nope.parquet")), "no such file"),
-    "not parquet": (lambda t: (t.joinpath("x.parquet").write_text("hello"), write_job(t, data=str(t / "x.parquet")))[1],
-                    "not a readable Parquet"),
+    "not parquet": (
+        lambda t: (t.joinpath("x.parquet").write_text("hello"), write_job(t, data=str(t / "x.parquet")))[1],
+        "not a readable Parquet",
+    ),
     "no class column": (
-        lambda t: (_frame(a=[1.0, 2.0], b=["x", "y"]).to_parquet(t / "d.parquet"), write_job(t, data=str(t / "d.parquet")))[1],
+        lambda t: (
+            _frame(a=[1.0, 2.0], b=["x", "y"]).to_parquet(t / "d.parquet"),
+            write_job(t, data=str(t / "d.parquet")),
+        )[1],
         "no class column 'class'",
     ),
     "one class": (
-        lambda t: (_frame(a=[1.0, 2.0, 3.0], **{"class": ["x", "x", "x"]}).to_parquet(t / "d.parquet"),
-                   write_job(t, data=str(t / "d.parquet")))[1],
+        lambda t: (
+            _frame(a=[1.0, 2.0, 3.0], **{"class": ["x", "x", "x"]}).to_parquet(t / "d.parquet"),
+            write_job(t, data=str(t / "d.parquet")),
+        )[1],
         "1 distinct value",
     ),
     "zero rows": (
-        lambda t: (_frame(a=np.array([], dtype=float), **{"class": np.array([], dtype=object)}).to_parquet(t / "d.parquet"),
-                   write_job(t, data=str(t / "d.parquet")))[1],
+        lambda t: (
+            _frame(a=np.array([], dtype=float), **{"class": np.array([], dtype=object)}).to_parquet(t / "d.parquet"),
+            write_job(t, data=str(t / "d.parquet")),
+        )[1],
         "zero rows",
     ),
     "inf": (
-        lambda t: (_frame(a=[1.0, np.inf, 3.0, 4.0], **{"class": ["x", "y", "x", "y"]}).to_parquet(t / "d.parquet"),
-                   write_job(t, data=str(t / "d.parquet")))[1],
+        lambda t: (
+            _frame(a=[1.0, np.inf, 3.0, 4.0], **{"class": ["x", "y", "x", "y"]}).to_parquet(t / "d.parquet"),
+            write_job(t, data=str(t / "d.parquet")),
+        )[1],
         "column 'a' holds 1 infinite",
     ),
     "unknown classifier": (lambda t: write_job(t, clf="svm"), "unknown classifier 'svm'"),
     "unknown parameter": (lambda t: write_job(t, clf="tan", param="gamma = 3"), "no parameter 'gamma'"),
     "bad parameter value": (lambda t: write_job(t, clf="tan", param='smoothing = "x"'), "smoothing"),
-    "malformed toml": (lambda t: ((t / "job.toml").write_text("datasets = [\n"), t / "job.toml")[1], "not a valid TOML"),
+    "malformed toml": (
+        lambda t: ((t / "job.toml").write_text("datasets = [\n"), t / "job.toml")[1],
+        "not a valid TOML",
+    ),
     "unknown option": (lambda t: write_job(t, extra="fold = 3"), "unknown option(s) 'fold'"),
     "bad option value": (lambda t: write_job(t, extra='discretize = "kmeans"'), "option 'discretize'"),
     "missing job": (lambda t: t / "absent.toml", "job file not found"),
@@ -109,8 +123,19 @@ def test_run_prints_summary_and_writes_results(tmp_path, capsys):
     assert code == 0
     assert "iris" in stdout and "nb" in stdout
     m = pd.read_parquet(tmp_path / "o" / "metrics")
-    assert len(m) == 3 and {"dataset", "classifier", "noise", "repeat", "fold", "n_test", "accuracy", "error",
-                            "log_loss", "train_seconds", "test_seconds"} <= set(m.columns)
+    assert len(m) == 3 and {
+        "dataset",
+        "classifier",
+        "noise",
+        "repeat",
+        "fold",
+        "n_test",
+        "accuracy",
+        "error",
+        "log_loss",
+        "train_seconds",
+        "test_seconds",
+    } <= set(m.columns)
     code, stdout, _ = run_cli(["report", str(tmp_path / "o"), "--out", str(tmp_path / "rep")], capsys)
     assert code == 0 and (tmp_path / "rep" / "report.html").is_file()
 
@@ -145,7 +170,9 @@ def test_import_arff_keeps_declared_value_order(tmp_path, capsys):
 
 def test_import_csv_and_bad_formats(tmp_path, capsys):
     (tmp_path / "d.csv").write_text("a,b,label\n1,x,p\n2,?,q\n,y,p\n")
-    code, _, _ = run_cli(["import", str(tmp_path / "d.csv"), str(tmp_path / "d.parquet"), "--class-column", "label"], capsys)
+    code, _, _ = run_cli(
+        ["import", str(tmp_path / "d.csv"), str(tmp_path / "d.parquet"), "--class-column", "label"], capsys
+    )
     assert code == 0
     df = pd.read_parquet(tmp_path / "d.parquet")
     assert df["a"].dtype == np.float64 and df["b"].isna().sum() == 1 and list(df.columns)[-1] == "class"
@@ -159,8 +186,21 @@ def test_import_csv_and_bad_formats(tmp_path, capsys):
 
 def test_sample_writes_parts_shaped_like_the_source(tmp_path, capsys):
     out = tmp_path / "s.parquet"
-    code, stdout, _ = run_cli(["sample", "--from", "adult", "--rows", "25000", "--rows-per-part", "10000",
-                               "--scheduler", "synchronous", str(out)], capsys)
+    code, stdout, _ = run_cli(
+        [
+            "sample",
+            "--from",
+            "adult",
+            "--rows",
+            "25000",
+            "--rows-per-part",
+            "10000",
+            "--scheduler",
+            "synchronous",
+            str(out),
+        ],
+        capsys,
+    )
     assert code == 0
     assert len(list(out.glob("part-*.parquet"))) == 3
     df = pd.read_parquet(out)
@@ -171,11 +211,17 @@ def test_sample_writes_parts_shaped_like_the_source(tmp_path, capsys):
     assert abs((df["class"] == ">50K").mean() - (src["class"] == ">50K").mean()) < 0.02
     assert abs(df["workclass"].isna().mean() - src["workclass"].isna().mean()) < 0.01
     assert df["age"].between(src["age"].min(), src["age"].max()).all()
-    code, _, err = run_cli(["sample", "--from", "adult", "--rows", "10", "--scheduler", "synchronous", str(out)], capsys)
+    code, _, err = run_cli(
+        ["sample", "--from", "adult", "--rows", "10", "--scheduler", "synchronous", str(out)], capsys
+    )
     assert code == 2 and "already exists" in err
 
 
 def test_console_entry_point_exit_status(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "dbayes.cli", "run", str(tmp_path / "x.toml")],
-                       capture_output=True, text=True, env={**os.environ})
+    r = subprocess.run(
+        [sys.executable, "-m", "dbayes.cli", "run", str(tmp_path / "x.toml")],
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+    )
     assert r.returncode == 2 and "job file not found" in r.stderr

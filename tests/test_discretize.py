@@ -62,9 +62,7 @@ def brute_force_mdl(values: list[float], counts: list[list[int]]) -> tuple[list[
     entropies within 1e-9, or the MDL test within 1e-9 of its threshold): there the order of floating
     point operations, not the mathematics, decides, and only the Weka golden tests can judge.
     """
-    rows = [
-        (v, c) for v, row in zip(values, counts, strict=True) for c, k in enumerate(row) for _ in range(k)
-    ]
+    rows = [(v, c) for v, row in zip(values, counts, strict=True) for c, k in enumerate(row) for _ in range(k)]
     rows.sort()
     n_classes = len(counts[0]) if counts else 0
     close = False
@@ -312,9 +310,7 @@ def test_equal_frequency_matches_instance_loop():
 
 
 def test_equal_frequency_simple_cases():
-    np.testing.assert_array_equal(
-        equal_frequency_cut_points(np.arange(8.0), np.full(8, 5), 4), [1.5, 3.5, 5.5]
-    )
+    np.testing.assert_array_equal(equal_frequency_cut_points(np.arange(8.0), np.full(8, 5), 4), [1.5, 3.5, 5.5])
     assert equal_frequency_cut_points(np.arange(8.0), np.ones(8, dtype=np.int64), 1).size == 0
     assert equal_frequency_cut_points(np.array([3.0]), np.array([10]), 5).size == 0
     assert equal_frequency_cut_points(np.zeros(0), np.zeros(0, dtype=np.int64), 5).size == 0
@@ -385,9 +381,7 @@ def brute_force_histogram(x, y, n_classes):
         if not math.isnan(v):
             table.setdefault(v, [0] * n_classes)[c] += 1
     keys = sorted(table)
-    return np.array(keys, dtype=np.float64), np.array([table[k] for k in keys], dtype=np.int64).reshape(
-        -1, n_classes
-    )
+    return np.array(keys, dtype=np.float64), np.array([table[k] for k in keys], dtype=np.int64).reshape(-1, n_classes)
 
 
 def test_value_histogram_matches_loop():

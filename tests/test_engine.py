@@ -1,12 +1,10 @@
 """The cross-validation engine: the same tables, models and predictions however the data is partitioned and
 whichever scheduler runs it; resuming; atomic results."""
 
-import os
 import socket
 import subprocess
 from pathlib import Path
 
-import dask
 import numpy as np
 import pandas as pd
 import pytest
@@ -42,7 +40,9 @@ def _same(a, b):
     cols = ["dataset", "classifier", "fold", "n_train", "n_test", "accuracy", "log_loss"]
     pd.testing.assert_frame_equal(a[0][cols], b[0][cols])
     pa, pb = a[1], b[1]
-    assert pa[["row_id", "fold", "true_class", "predicted_class"]].equals(pb[["row_id", "fold", "true_class", "predicted_class"]])
+    assert pa[["row_id", "fold", "true_class", "predicted_class"]].equals(
+        pb[["row_id", "fold", "true_class", "predicted_class"]]
+    )
     assert np.array_equal(np.stack(pa["proba"]), np.stack(pb["proba"]))
 
 
@@ -66,9 +66,13 @@ def test_per_fold_tables_equal_tables_of_training_rows(tmp_path, monkeypatch):
 
     captured = []
     original = NaiveBayes.fit
-    monkeypatch.setattr(NaiveBayes, "fit", lambda self, tables, train=None: captured.append(tables) or original(self, tables))
+    monkeypatch.setattr(
+        NaiveBayes, "fit", lambda self, tables, train=None: captured.append(tables) or original(self, tables)
+    )
     data = open_dataset("credit-a", partitions=4)
-    job = parse_job({"datasets": ["credit-a"], "folds": 5, "classifiers": [{"name": "nb"}], "save_predictions": False}, "x")
+    job = parse_job(
+        {"datasets": ["credit-a"], "folds": 5, "classifiers": [{"name": "nb"}], "save_predictions": False}, "x"
+    )
     store = ResultStore(tmp_path / "spy")
     store.prepare()
     run_round(data, job, list(job.classifiers), 0.0, 0, store)
@@ -110,7 +114,9 @@ def test_job_on_real_scheduler_and_worker_processes(tmp_path):
     state = tmp_path / "cluster"
     start = subprocess.run(
         ["bash", str(ROOT / "deploy/local/start-cluster.sh"), str(port), "2", str(state)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     try:
         assert start.returncode == 0, start.stderr

@@ -189,7 +189,7 @@ def weka_tan_loops(tables, alpha=0.5):
         linked[b1] = linked[b2] = True
     parent = [-1] * d
     has = [False] * d
-    for a, b in zip(link1, link2):
+    for a, b in zip(link1, link2, strict=True):
         if not has[a]:
             parent[a], has[a] = b, True
         else:
@@ -200,7 +200,7 @@ def weka_tan_loops(tables, alpha=0.5):
 def test_weka_tan_structure_matches_loop_transcription(rng):
     from dbayes.models.tan import mode_replaced, weka_tan_parents
 
-    for trial in range(4):
+    for _ in range(4):
         cards = tuple(int(v) for v in rng.integers(1, 5, 6))
         X = random_codes(rng, 200, cards, missing_rate=0.05)
         for k in range(1, 6):

@@ -18,9 +18,15 @@ from dbayes.evaluate import stats as st_
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def synthetic_metrics(seed: int = 0, *, datasets=("anneal", "iris", "vote", "sonar", "glass"),
-                      classifiers=("nb", "tan", "aode", "lawnb"), noises=(0.0, 0.1, 0.3), repeats=2,
-                      folds=3) -> pd.DataFrame:
+def synthetic_metrics(
+    seed: int = 0,
+    *,
+    datasets=("anneal", "iris", "vote", "sonar", "glass"),
+    classifiers=("nb", "tan", "aode", "lawnb"),
+    noises=(0.0, 0.1, 0.3),
+    repeats=2,
+    folds=3,
+) -> pd.DataFrame:
     """A results frame shaped like the runner's: one row per dataset, classifier, noise, repeat, fold."""
     rng = np.random.default_rng(seed)
     rows = []
@@ -29,12 +35,27 @@ def synthetic_metrics(seed: int = 0, *, datasets=("anneal", "iris", "vote", "son
             for c_i, name in enumerate(classifiers):
                 for repeat in range(repeats):
                     for fold in range(folds):
-                        acc = float(np.clip(0.65 + 0.05 * d_i + 0.02 * c_i - (0.4 - 0.05 * c_i) * noise
-                                            + rng.normal(0, 0.015), 0, 1))
-                        rows.append(dict(dataset=dataset, classifier=name, noise=noise, repeat=repeat,
-                                         fold=fold, n_test=50, n_train=100, accuracy=acc, error=1 - acc,
-                                         log_loss=0.5, train_seconds=0.01 * (c_i + 1),
-                                         test_seconds=0.001 * (c_i + 1)))
+                        acc = float(
+                            np.clip(
+                                0.65 + 0.05 * d_i + 0.02 * c_i - (0.4 - 0.05 * c_i) * noise + rng.normal(0, 0.015), 0, 1
+                            )
+                        )
+                        rows.append(
+                            dict(
+                                dataset=dataset,
+                                classifier=name,
+                                noise=noise,
+                                repeat=repeat,
+                                fold=fold,
+                                n_test=50,
+                                n_train=100,
+                                accuracy=acc,
+                                error=1 - acc,
+                                log_loss=0.5,
+                                train_seconds=0.01 * (c_i + 1),
+                                test_seconds=0.001 * (c_i + 1),
+                            )
+                        )
     return pd.DataFrame(rows)
 
 
@@ -49,18 +70,29 @@ def test_write_report_end_to_end(tmp_path):
     paths = report.write_report(metrics, tmp_path / "out", baseline="lawnb", title="Synthetic job")
     assert paths.markdown.exists() and paths.html.exists() and paths.figures_skipped is None
     names = sorted(p.name for p in paths.figures)
-    assert names == sorted(["cd_noise-0.png", "cd_noise-0.1.png", "cd_noise-0.3.png",
-                            "accuracy_vs_noise.png", "time_vs_noise.png"])
+    assert names == sorted(
+        ["cd_noise-0.png", "cd_noise-0.1.png", "cd_noise-0.3.png", "accuracy_vs_noise.png", "time_vs_noise.png"]
+    )
     for path in paths.figures:
         assert path.parent == tmp_path / "out" and path.read_bytes().startswith(PNG_SIGNATURE)
 
     md = paths.markdown.read_text(encoding="utf-8")
     assert md.startswith("# Synthetic job")
-    for heading in ("## noise = 0", "## noise = 0.1", "## noise = 0.3", "## Overall",
-                    "### Error (%) per data set", "### Win/loss/draw of lawnb (sign test)",
-                    "### Win/tie/loss of lawnb (corrected t-test)", "### Friedman average ranks",
-                    "### Nemenyi p-values", "### Holm's procedure against lawnb", "### Time per classifier",
-                    "### Accuracy per noise level", "### Friedman ranks per noise level"):
+    for heading in (
+        "## noise = 0",
+        "## noise = 0.1",
+        "## noise = 0.3",
+        "## Overall",
+        "### Error (%) per data set",
+        "### Win/loss/draw of lawnb (sign test)",
+        "### Win/tie/loss of lawnb (corrected t-test)",
+        "### Friedman average ranks",
+        "### Nemenyi p-values",
+        "### Holm's procedure against lawnb",
+        "### Time per classifier",
+        "### Accuracy per noise level",
+        "### Friedman ranks per noise level",
+    ):
         assert heading in md, heading
     for path in paths.figures:  # Markdown references the PNGs beside it
         assert f"]({path.name})" in md
@@ -95,7 +127,8 @@ def test_summary_tables_content_and_order():
     error = _table(tables, "error")
     assert error.frame.shape == (6, 4) and error.text.shape == error.bold.shape == (6, 4)
     assert error.frame.loc["iris", "tan"] == pytest.approx(
-        st_.dataset_scores(metrics, "error").loc["iris", "tan"] * 100)
+        st_.dataset_scores(metrics, "error").loc["iris", "tan"] * 100
+    )
     nemenyi = _table(tables, "nemenyi")
     pd.testing.assert_frame_equal(nemenyi.frame, st_.nemenyi_test(st_.dataset_scores(metrics)).p_values)
     text = report.render_text(tables)

@@ -20,31 +20,59 @@ from dbayes.evaluate import stats
 # (three decimals). On "voting" the paper ranks C4.5+cf (0.975) 2nd and C4.5+m+cf (0.975) 3rd, a tie
 # broken by digits the table does not print; DEMSAR_VOTING_TIE_BROKEN restores that order.
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
-DEMSAR_DATASETS = ["adult (sample)", "breast cancer", "breast cancer wisconsin", "cmc", "ionosphere",
-                   "iris", "liver disorders", "lung cancer", "lymphography", "mushroom", "primary tumor",
-                   "rheum", "voting", "wine"]
-DEMSAR_AUC = np.array([
-    [0.763, 0.768, 0.771, 0.798],
-    [0.599, 0.591, 0.590, 0.569],
-    [0.954, 0.971, 0.968, 0.967],
-    [0.628, 0.661, 0.654, 0.657],
-    [0.882, 0.888, 0.886, 0.898],
-    [0.936, 0.931, 0.916, 0.931],
-    [0.661, 0.668, 0.609, 0.685],
-    [0.583, 0.583, 0.563, 0.625],
-    [0.775, 0.838, 0.866, 0.875],
-    [1.000, 1.000, 1.000, 1.000],
-    [0.940, 0.962, 0.965, 0.962],
-    [0.619, 0.666, 0.614, 0.669],
-    [0.972, 0.981, 0.975, 0.975],
-    [0.957, 0.978, 0.946, 0.970],
-])
+DEMSAR_DATASETS = [
+    "adult (sample)",
+    "breast cancer",
+    "breast cancer wisconsin",
+    "cmc",
+    "ionosphere",
+    "iris",
+    "liver disorders",
+    "lung cancer",
+    "lymphography",
+    "mushroom",
+    "primary tumor",
+    "rheum",
+    "voting",
+    "wine",
+]
+DEMSAR_AUC = np.array(
+    [
+        [0.763, 0.768, 0.771, 0.798],
+        [0.599, 0.591, 0.590, 0.569],
+        [0.954, 0.971, 0.968, 0.967],
+        [0.628, 0.661, 0.654, 0.657],
+        [0.882, 0.888, 0.886, 0.898],
+        [0.936, 0.931, 0.916, 0.931],
+        [0.661, 0.668, 0.609, 0.685],
+        [0.583, 0.583, 0.563, 0.625],
+        [0.775, 0.838, 0.866, 0.875],
+        [1.000, 1.000, 1.000, 1.000],
+        [0.940, 0.962, 0.965, 0.962],
+        [0.619, 0.666, 0.614, 0.669],
+        [0.972, 0.981, 0.975, 0.975],
+        [0.957, 0.978, 0.946, 0.970],
+    ]
+)
 # The ranks printed in parentheses in Table 6.
-DEMSAR_RANKS = np.array([
-    [4, 3, 2, 1], [1, 2, 3, 4], [4, 1, 2, 3], [4, 1, 3, 2], [4, 2, 3, 1], [1, 2.5, 4, 2.5], [3, 2, 4, 1],
-    [2.5, 2.5, 4, 1], [4, 3, 2, 1], [2.5, 2.5, 2.5, 2.5], [4, 2.5, 1, 2.5], [3, 2, 4, 1], [4, 1, 2, 3],
-    [3, 1, 4, 2],
-])
+DEMSAR_RANKS = np.array(
+    [
+        [4, 3, 2, 1],
+        [1, 2, 3, 4],
+        [4, 1, 2, 3],
+        [4, 1, 3, 2],
+        [4, 2, 3, 1],
+        [1, 2.5, 4, 2.5],
+        [3, 2, 4, 1],
+        [2.5, 2.5, 4, 1],
+        [4, 3, 2, 1],
+        [2.5, 2.5, 2.5, 2.5],
+        [4, 2.5, 1, 2.5],
+        [3, 2, 4, 1],
+        [4, 1, 2, 3],
+        [3, 1, 4, 2],
+    ]
+)
 
 
 @pytest.fixture
@@ -60,6 +88,7 @@ def _exact_binomial_tail(k_from: int, k_to: int, n: int) -> float:
 
 # ------------------------------------------------------------------------------------ win/loss/sign test
 
+
 def test_win_loss_draw_counts_at_precision():
     a = [10.004, 12.0, 15.5, 9.0, 3.333]
     b = [10.001, 12.5, 15.0, 9.0, 3.334]
@@ -69,8 +98,9 @@ def test_win_loss_draw_counts_at_precision():
     assert stats.win_loss_draw([1, 2], [2, 1], lower_is_better=False).wins == 1
 
 
-@pytest.mark.parametrize("wins, losses", [(0, 0), (1, 0), (0, 1), (5, 5), (12, 3), (3, 12), (20, 9),
-                                          (17, 13), (0, 30), (100, 70)])
+@pytest.mark.parametrize(
+    "wins, losses", [(0, 0), (1, 0), (0, 1), (5, 5), (12, 3), (3, 12), (20, 9), (17, 13), (0, 30), (100, 70)]
+)
 def test_sign_test_equals_exact_binomial_sums_and_scipy(wins, losses):
     n = wins + losses
     greater = stats.sign_test(wins, losses, 4, alternative="greater")
@@ -102,6 +132,7 @@ def test_sign_test_draws_split_evenly_as_demsar():
 
 
 # ---------------------------------------------------------------------------------------------- Wilcoxon
+
 
 def _brute_force_signed_rank(d):
     """Rank |d| by hand (average ranks for ties) and sum the ranks of positive differences."""
@@ -135,8 +166,7 @@ def test_wilcoxon_exact_matches_scipy_and_enumeration(seed, alternative):
     r_plus, r_minus, ranks, _ = _brute_force_signed_rank(list(a - b))
     assert (ours.r_plus, ours.r_minus) == pytest.approx((r_plus, r_minus))
     # Enumerating all 2**11 sign patterns gives the same one-sided tail.
-    sums = [sum(r for r, s in zip(ranks, signs, strict=True) if s)
-            for signs in product((0, 1), repeat=len(ranks))]
+    sums = [sum(r for r, s in zip(ranks, signs, strict=True) if s) for signs in product((0, 1), repeat=len(ranks))]
     p_ge = np.mean([s >= r_plus for s in sums])
     if alternative == "greater":
         assert ours.p_value == pytest.approx(p_ge)
@@ -150,10 +180,12 @@ def test_wilcoxon_asymptotic_with_ties_matches_scipy(zero_method, alternative):
     b = np.round(a + rng.normal(0.01, 0.03, size=30), 2)
     assert np.any(a == b)  # zero differences present
     for correction in (False, True):
-        ours = stats.wilcoxon_signed_rank(a, b, alternative=alternative, zero_method=zero_method,
-                                          method="asymptotic", correction=correction)
-        ref = st.wilcoxon(a, b, alternative=alternative, zero_method=zero_method, method="asymptotic",
-                          correction=correction)
+        ours = stats.wilcoxon_signed_rank(
+            a, b, alternative=alternative, zero_method=zero_method, method="asymptotic", correction=correction
+        )
+        ref = st.wilcoxon(
+            a, b, alternative=alternative, zero_method=zero_method, method="asymptotic", correction=correction
+        )
         assert ours.statistic == pytest.approx(ref.statistic)
         assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-9)
 
@@ -179,6 +211,7 @@ def test_wilcoxon_boundaries():
 
 
 # --------------------------------------------------------------------------------------------- t-tests
+
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 def test_paired_t_test_matches_scipy(alternative):
@@ -231,6 +264,7 @@ def test_t_test_boundaries():
 
 # ------------------------------------------------------------------------------- Demsar's worked example
 
+
 def test_demsar_ranks_friedman_and_iman_davenport(demsar):
     ranks = stats.rank_scores(demsar)
     np.testing.assert_array_equal(ranks.to_numpy(), DEMSAR_RANKS)
@@ -259,25 +293,30 @@ def test_demsar_nemenyi_critical_difference(demsar):
     assert stats.nemenyi_critical_value(4, 0.10) == pytest.approx(2.291, abs=5e-4)
     # The common bug: the studentized range quantile itself (3.633), not divided by sqrt(2).
     assert stats.nemenyi_critical_value(4, 0.05) == pytest.approx(
-        st.studentized_range.ppf(0.95, 4, np.inf) / math.sqrt(2))
+        st.studentized_range.ppf(0.95, 4, np.inf) / math.sqrt(2)
+    )
     assert round(stats.critical_difference(4, 14, 0.05), 2) == 1.25
     assert round(stats.critical_difference(4, 14, 0.10), 2) == 1.12
     # Bonferroni-Dunn: q_0.05 = 2.394 for 4 classifiers; the paper truncates 1.168 to 1.16.
     assert stats.critical_difference(4, 14, 0.05, test="bonferroni-dunn") == pytest.approx(
-        2.394 * math.sqrt(20 / 84), abs=1e-3)
+        2.394 * math.sqrt(20 / 84), abs=1e-3
+    )
     result = stats.nemenyi_test(demsar, alpha=0.05)
     assert round(result.critical_difference, 2) == 1.25
     # "even the difference between the best and the worst performing algorithm is already smaller"
     assert (result.p_values.to_numpy() > 0.05).all()
     # At p = 0.10: C4.5 worse than C4.5+m and C4.5+m+cf; C4.5+cf undecided (Fig. 1a: two groups).
     cd10 = stats.critical_difference(4, 14, 0.10)
-    assert stats.nemenyi_cliques(result.average_ranks, cd10) == [["C4.5+m+cf", "C4.5+m", "C4.5+cf"],
-                                                                 ["C4.5+cf", "C4.5"]]
+    assert stats.nemenyi_cliques(result.average_ranks, cd10) == [
+        ["C4.5+m+cf", "C4.5+m", "C4.5+cf"],
+        ["C4.5+cf", "C4.5"],
+    ]
     p = stats.nemenyi_test(demsar, alpha=0.10).p_values
     assert p.loc["C4.5", "C4.5+m"] < 0.10 and p.loc["C4.5", "C4.5+m+cf"] < 0.10
     assert p.loc["C4.5", "C4.5+cf"] > 0.10
     assert stats.nemenyi_cliques(result.average_ranks, result.critical_difference) == [
-        ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]]
+        ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
+    ]
 
 
 def test_demsar_holm_against_c45(demsar):
@@ -292,9 +331,9 @@ def test_demsar_holm_against_c45(demsar):
 
 # ------------------------------------------------------------------------- ranks, Friedman, Nemenyi, Holm
 
+
 def _brute_force_nemenyi_p(r_i, r_j, k, n):
-    return st.studentized_range.sf(abs(r_i - r_j) / math.sqrt(k * (k + 1) / (6 * n)) * math.sqrt(2), k,
-                                   np.inf)
+    return st.studentized_range.sf(abs(r_i - r_j) / math.sqrt(k * (k + 1) / (6 * n)) * math.sqrt(2), k, np.inf)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -378,8 +417,15 @@ def test_holm_step_down_against_direct_loop():
 
 # ----------------------------------------------------------------------------------- metrics-frame tables
 
-def _metrics(seed=0, datasets=("d1", "d2", "d3", "d4", "d5"), classifiers=("nb", "tan", "aode"),
-             noises=(0.0, 0.2), repeats=2, folds=3):
+
+def _metrics(
+    seed=0,
+    datasets=("d1", "d2", "d3", "d4", "d5"),
+    classifiers=("nb", "tan", "aode"),
+    noises=(0.0, 0.2),
+    repeats=2,
+    folds=3,
+):
     rng = np.random.default_rng(seed)
     rows = []
     for d_i, dataset in enumerate(datasets):
@@ -387,12 +433,23 @@ def _metrics(seed=0, datasets=("d1", "d2", "d3", "d4", "d5"), classifiers=("nb",
             for c_i, name in enumerate(classifiers):
                 for repeat in range(repeats):
                     for fold in range(folds):
-                        acc = float(np.clip(0.7 + 0.03 * c_i - 0.2 * noise + 0.01 * d_i
-                                            + rng.normal(0, 0.02), 0, 1))
-                        rows.append(dict(dataset=dataset, classifier=name, noise=noise, repeat=repeat,
-                                         fold=fold, n_test=40 + fold, n_train=80, accuracy=acc,
-                                         error=1 - acc, log_loss=0.4, train_seconds=0.1 * (c_i + 1),
-                                         test_seconds=0.01))
+                        acc = float(np.clip(0.7 + 0.03 * c_i - 0.2 * noise + 0.01 * d_i + rng.normal(0, 0.02), 0, 1))
+                        rows.append(
+                            dict(
+                                dataset=dataset,
+                                classifier=name,
+                                noise=noise,
+                                repeat=repeat,
+                                fold=fold,
+                                n_test=40 + fold,
+                                n_train=80,
+                                accuracy=acc,
+                                error=1 - acc,
+                                log_loss=0.4,
+                                train_seconds=0.1 * (c_i + 1),
+                                test_seconds=0.01,
+                            )
+                        )
     return pd.DataFrame(rows)
 
 
@@ -460,8 +517,7 @@ def test_vary_table_and_console_summary():
     metrics = _metrics()
     table = stats.vary_table(metrics, "noise")
     assert list(table.index) == [0.0, 0.2]
-    assert table.loc[0.2, "nb"] == pytest.approx(
-        stats.dataset_scores(metrics, where={"noise": 0.2})["nb"].mean())
+    assert table.loc[0.2, "nb"] == pytest.approx(stats.dataset_scores(metrics, where={"noise": 0.2})["nb"].mean())
     text = stats.format_summary(metrics)
     lines = text.splitlines()
     assert lines[0].split() == ["dataset", "noise", "nb", "tan", "aode"]

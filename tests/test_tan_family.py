@@ -153,9 +153,7 @@ def refit_loo_jll(X, y, cards, C, parents, r):
     return tree_joint_log_likelihood(laplace_log_prior(t.class_counts), cpts, parents, X[r : r + 1])[0]
 
 
-@pytest.mark.parametrize(
-    "parents", [[-1, -1, -1, -1, -1], [-1, 0, 1, 2, 3], [2, -1, -1, 2, 0], [-1, 0, 0, 0, 0]]
-)
+@pytest.mark.parametrize("parents", [[-1, -1, -1, -1, -1], [-1, 0, 1, 2, 3], [2, -1, -1, 2, 0], [-1, 0, 0, 0, 0]])
 def test_loo_from_tables_equals_refitting(parents):
     X, y, cards, C = make_data(seed=4, n=40)
     parents = np.array(parents)
@@ -245,9 +243,7 @@ def test_hocp_counts_match_loops():
                     known = [i for i in range(len(y)) if X[i, k] < cards[k]]
                     theta0 = (sum(1 for i in known if X[i, k] == x[k]) + 1) / (len(known) + cards[k])
                     match = [i for i in known if y[i] == c and all(X[i, j] == x[j] for j in anc[k])]
-                    want += math.log(
-                        (sum(1 for i in match if X[i, k] == x[k]) + 5 * theta0) / (len(match) + 5)
-                    )
+                    want += math.log((sum(1 for i in match if X[i, k] == x[k]) + 5 * theta0) / (len(match) + 5))
             assert jll[r, c] == pytest.approx(want, rel=1e-10)
 
 
@@ -365,9 +361,7 @@ def test_generic_probabilities_unseen_missing(make):
     X2 = X.copy()
     X2[X2[:, 0] == cards[0], 0] = cards2[0]  # re-code missing
     m2 = fit(make(), np.asfortranarray(X2), y, cards2, C)
-    tests = np.asfortranarray(
-        np.vstack([X2[:5], [[cards[0], 0, 0, 0, 0], list(cards2)]])
-    )  # unseen; all missing
+    tests = np.asfortranarray(np.vstack([X2[:5], [[cards[0], 0, 0, 0, 0], list(cards2)]]))  # unseen; all missing
     for model, T in [(m, X[:10]), (m2, tests)]:
         p = model.predict_proba(T)
         assert p.shape == (len(T), C)

@@ -15,13 +15,20 @@ from dbayes.models.trees.splits import Criterion, evaluate_nominal
 
 # The weather ("play tennis") data of Quinlan (1986) / Witten & Frank, nominal version.
 WEATHER = [
-    ("sunny", "hot", "high", "FALSE", "no"), ("sunny", "hot", "high", "TRUE", "no"),
-    ("overcast", "hot", "high", "FALSE", "yes"), ("rainy", "mild", "high", "FALSE", "yes"),
-    ("rainy", "cool", "normal", "FALSE", "yes"), ("rainy", "cool", "normal", "TRUE", "no"),
-    ("overcast", "cool", "normal", "TRUE", "yes"), ("sunny", "mild", "high", "FALSE", "no"),
-    ("sunny", "cool", "normal", "FALSE", "yes"), ("rainy", "mild", "normal", "FALSE", "yes"),
-    ("sunny", "mild", "normal", "TRUE", "yes"), ("overcast", "mild", "high", "TRUE", "yes"),
-    ("overcast", "hot", "normal", "FALSE", "yes"), ("rainy", "mild", "high", "TRUE", "no"),
+    ("sunny", "hot", "high", "FALSE", "no"),
+    ("sunny", "hot", "high", "TRUE", "no"),
+    ("overcast", "hot", "high", "FALSE", "yes"),
+    ("rainy", "mild", "high", "FALSE", "yes"),
+    ("rainy", "cool", "normal", "FALSE", "yes"),
+    ("rainy", "cool", "normal", "TRUE", "no"),
+    ("overcast", "cool", "normal", "TRUE", "yes"),
+    ("sunny", "mild", "high", "FALSE", "no"),
+    ("sunny", "cool", "normal", "FALSE", "yes"),
+    ("rainy", "mild", "normal", "FALSE", "yes"),
+    ("sunny", "mild", "normal", "TRUE", "yes"),
+    ("overcast", "mild", "high", "TRUE", "yes"),
+    ("overcast", "hot", "normal", "FALSE", "yes"),
+    ("rainy", "mild", "high", "TRUE", "no"),
 ]
 TEMPERATURE = [85, 80, 83, 70, 68, 65, 64, 72, 69, 75, 75, 72, 81, 71]
 HUMIDITY = [85, 90, 86, 96, 80, 70, 65, 95, 70, 80, 70, 90, 75, 91]
@@ -29,8 +36,12 @@ HUMIDITY = [85, 90, 86, 96, 80, 70, 65, 95, 70, 80, 70, 90, 75, 91]
 
 def weather(numeric=False):
     df = pd.DataFrame(WEATHER, columns=["outlook", "temperature", "humidity", "windy", "play"])
-    cats = {"outlook": ["sunny", "overcast", "rainy"], "temperature": ["hot", "mild", "cool"],
-            "humidity": ["high", "normal"], "windy": ["TRUE", "FALSE"]}
+    cats = {
+        "outlook": ["sunny", "overcast", "rainy"],
+        "temperature": ["hot", "mild", "cool"],
+        "humidity": ["high", "normal"],
+        "windy": ["TRUE", "FALSE"],
+    }
     X = pd.DataFrame({c: pd.Categorical(df[c], categories=v) for c, v in cats.items()})
     if numeric:
         X["temperature"] = np.array(TEMPERATURE, float)
@@ -49,10 +60,12 @@ def test_weather_gains_by_hand():
     X, y = weather()
     y_codes = y.cat.codes.to_numpy()
     crit = Criterion()
-    expected = {"outlook": H(9, 5) - (5 * H(2, 3) + 5 * H(3, 2)) / 14,
-                "temperature": H(9, 5) - (4 * H(2, 2) + 6 * H(4, 2) + 4 * H(3, 1)) / 14,
-                "humidity": H(9, 5) - (7 * H(3, 4) + 7 * H(6, 1)) / 14,
-                "windy": H(9, 5) - (6 * H(3, 3) + 8 * H(6, 2)) / 14}
+    expected = {
+        "outlook": H(9, 5) - (5 * H(2, 3) + 5 * H(3, 2)) / 14,
+        "temperature": H(9, 5) - (4 * H(2, 2) + 6 * H(4, 2) + 4 * H(3, 1)) / 14,
+        "humidity": H(9, 5) - (7 * H(3, 4) + 7 * H(6, 1)) / 14,
+        "windy": H(9, 5) - (6 * H(3, 3) + 8 * H(6, 2)) / 14,
+    }
     for a, name in enumerate(X.columns):
         codes = X[name].cat.codes.to_numpy()
         V = len(X[name].cat.categories)
@@ -88,7 +101,7 @@ def test_weather_tree_by_hand():
         "|   windy = FALSE: yes (3.0)",
     ]
     assert (model.tree_size, model.n_leaves) == (8, 5)
-    assert 3 * (1 - 0.25 ** (1 / 3)) + 2 * (1 - 0.25 ** 0.5) == pytest.approx(2.110, abs=1e-3)
+    assert 3 * (1 - 0.25 ** (1 / 3)) + 2 * (1 - 0.25**0.5) == pytest.approx(2.110, abs=1e-3)
     assert 2 + added_errors(5, 2, 0.25) == pytest.approx(3.222, abs=1e-3)
     np.testing.assert_array_equal(model.predict(X), y.astype(object).to_numpy())
 
@@ -148,61 +161,22 @@ def test_iris_tree_is_j48s():
     assert (model.tree_size, model.n_leaves) == (9, 5)
 
 
-class JavaRandom:
-    """java.util.Random (the LCG of the Java documentation), to replay Weka's fold assignment."""
-
-    def __init__(self, seed):
-        self.seed = (seed ^ 0x5DEECE66D) & ((1 << 48) - 1)
-
-    def next31(self):
-        self.seed = (self.seed * 0x5DEECE66D + 0xB) & ((1 << 48) - 1)
-        return self.seed >> 17
-
-    def next_int(self, bound):
-        if bound & -bound == bound:
-            return (bound * self.next31()) >> 31
-        while True:
-            bits = self.next31()
-            val = bits % bound
-            if bits - val + (bound - 1) < (1 << 31):
-                return val
-
-
-def shuffle(order, rnd):
-    """weka.core.Instances.randomize."""
-    order = list(order)
-    for j in range(len(order) - 1, 0, -1):
-        k = rnd.next_int(j + 1)
-        order[j], order[k] = order[k], order[j]
-    return order
-
-
 def weka_cv_folds(y, folds=10, seed=1):
-    """Weka's Evaluation.crossValidateModel: randomize, stratify (group classes, deal round-robin),
-    testCV/trainCV, and the training part shuffled again."""
-    rnd = JavaRandom(seed)
-    order = shuffle(range(len(y)), rnd)
-    n, index = len(order), 1
-    while index < n:
-        c = y[order[index - 1]]
-        for j in range(index, n):
-            if y[order[j]] == c:
-                order[index], order[j] = order[j], order[index]
-                index += 1
-        index += 1
-    order = [order[j] for start in range(folds) for j in range(start, n, folds)]
-    out = []
-    for i in range(folds):
-        size = n // folds + (1 if i < n % folds else 0)
-        first = i * (n // folds) + min(i, n % folds)
-        out.append((shuffle(order[:first] + order[first + size:], rnd), order[first:first + size]))
-    return out
+    """Weka's Evaluation.crossValidateModel orders (dbayes.evaluate.weka_folds replays them)."""
+    from dbayes.evaluate.weka_folds import weka_cv_orders
+
+    return weka_cv_orders(y, folds, seed)
 
 
 # Golden: Weka 3.6.14 J48 -C 0.25 -M 2, 10-fold CV with -s 1 (the project's Weka reference table,
 # dataset,classifier=J48,mode=cv,accuracy_pct), on the same bundled datasets.
-WEKA_J48_CV = {"iris": 96.0, "labor": 73.6842105263158, "hepatitis": 83.87096774193549,
-               "colic": 85.32608695652173, "glass": 66.82242990654206}
+WEKA_J48_CV = {
+    "iris": 96.0,
+    "labor": 73.6842105263158,
+    "hepatitis": 83.87096774193549,
+    "colic": 85.32608695652173,
+    "glass": 66.82242990654206,
+}
 
 
 @pytest.mark.weka
@@ -220,10 +194,14 @@ def test_cross_validated_accuracy_equals_j48s_on_weka_folds(name):
 def test_missing_value_at_prediction_is_shared_between_branches():
     X, y = weather()
     model = C45().fit(X, y)
-    row = pd.DataFrame({"outlook": pd.Categorical([None], categories=["sunny", "overcast", "rainy"]),
-                        "temperature": pd.Categorical(["hot"], categories=["hot", "mild", "cool"]),
-                        "humidity": pd.Categorical(["high"], categories=["high", "normal"]),
-                        "windy": pd.Categorical(["TRUE"], categories=["TRUE", "FALSE"])})
+    row = pd.DataFrame(
+        {
+            "outlook": pd.Categorical([None], categories=["sunny", "overcast", "rainy"]),
+            "temperature": pd.Categorical(["hot"], categories=["hot", "mild", "cool"]),
+            "humidity": pd.Categorical(["high"], categories=["high", "normal"]),
+            "windy": pd.Categorical(["TRUE"], categories=["TRUE", "FALSE"]),
+        }
+    )
     # sunny (5/14) -> humidity high -> no; overcast (4/14) -> yes; rainy (5/14) -> windy TRUE -> no
     np.testing.assert_allclose(model.predict_proba(row)[0], [4 / 14, 10 / 14], atol=1e-15)
     assert model.predict(row)[0] == "no"
@@ -271,8 +249,10 @@ def test_params_json_and_unpruned():
     pruned, unpruned = C45().fit(X, y), C45(unpruned=True).fit(X, y)
     assert unpruned.tree_size > pruned.tree_size
     tree = json.loads(pruned.to_json())
+
     def count(node):
         return 1 + sum(count(b["node"]) for b in node.get("branches", []))
+
     assert count(tree) == pruned.tree_size
     assert tree["attribute"] == "A9" and tree["kind"] == "nominal"
     assert sum(tree["class_weights"]) == pytest.approx(len(y))

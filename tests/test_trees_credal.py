@@ -16,8 +16,9 @@ def load(name):
     return df.drop(columns="class"), df["class"]
 
 
-@pytest.mark.parametrize("name", ["iris", "labor", "colic", "credit-a", "hepatitis", "glass", "vote",
-                                  "heart-c", "breast-w", "lymph"])
+@pytest.mark.parametrize(
+    "name", ["iris", "labor", "colic", "credit-a", "hepatitis", "glass", "vote", "heart-c", "breast-w", "lymph"]
+)
 def test_s_zero_makes_exactly_c45s_tree(name):
     X, y = load(name)
     c45 = C45().fit(X, y)
@@ -47,8 +48,9 @@ def iig_direct(table, s):
     top = max(h)
     B = [i for i, v in enumerate(h) if v == top]
     p_d = [(sum(row) + (s / len(B) if i in B else 0)) / (N + s) for i, row in enumerate(table)]
-    return upper_entropy_abellan(class_counts, s) - sum(p * upper_entropy_abellan(row, s)
-                                                        for p, row in zip(p_d, table, strict=True))
+    return upper_entropy_abellan(class_counts, s) - sum(
+        p * upper_entropy_abellan(row, s) for p, row in zip(p_d, table, strict=True)
+    )
 
 
 TABLES = [
@@ -110,9 +112,9 @@ def test_credal_trees_fit_predict_and_shrink_with_s():
 def test_attributes_without_values_or_with_one_value_are_harmless():
     rng = np.random.default_rng(0)
     n = 120
-    X = pd.DataFrame({"a": rng.normal(size=n),
-                      "none": pd.Categorical([None] * n, categories=[]),
-                      "one": pd.Categorical(["k"] * n)})
+    X = pd.DataFrame(
+        {"a": rng.normal(size=n), "none": pd.Categorical([None] * n, categories=[]), "one": pd.Categorical(["k"] * n)}
+    )
     y = pd.Series(np.where(X["a"] > 0, "p", "q"))
     for model in (C45(), CredalC45(s=1.0)):
         model.fit(X, y)
@@ -129,8 +131,7 @@ def test_root_attribute_is_the_best_iigr_among_above_average_iig():
     iig, iigr = {}, {}
     for name in X.columns:
         codes = X[name].cat.codes.to_numpy()
-        table = [[int(np.sum((codes == v) & (yc == c))) for c in (0, 1)]
-                 for v in range(len(X[name].cat.categories))]
+        table = [[int(np.sum((codes == v) & (yc == c))) for c in (0, 1)] for v in range(len(X[name].cat.categories))]
         iig[name] = iig_direct(table, 1.0)
         iigr[name] = iig[name] / shannon([sum(r) for r in table])
     average = sum(iig.values()) / len(iig)

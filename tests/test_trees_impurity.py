@@ -46,18 +46,30 @@ def brute_force_optimize(counts, s):
     for _ in range(5):
         t = rng.dirichlet(np.ones(C))
         x0 = np.array(lo) + t * (1 - sum(lo))
-        res = minimize(lambda p: -shannon(np.clip(p, 1e-300, None)), x0, method="SLSQP",
-                       bounds=list(zip(lo, hi, strict=True)),
-                       constraints=[{"type": "eq", "fun": lambda p: p.sum() - 1}],
-                       options={"ftol": 1e-12, "maxiter": 500})
+        res = minimize(
+            lambda p: -shannon(np.clip(p, 1e-300, None)),
+            x0,
+            method="SLSQP",
+            bounds=list(zip(lo, hi, strict=True)),
+            constraints=[{"type": "eq", "fun": lambda p: p.sum() - 1}],
+            options={"ftol": 1e-12, "maxiter": 500},
+        )
         if res.success:
             best = max(best, -res.fun)
     return best
 
 
 CASES = [
-    ([3, 0], 1.0), ([5, 2], 0.5), ([4, 4], 1.0), ([0, 0, 7], 1.0), ([1, 2, 6], 0.25), ([2, 2, 5], 1.0),
-    ([2.5, 0.3, 1.2], 1.0), ([0.4, 0.6, 3.0], 2.0), ([1, 1.5, 9], 3.0), ([10, 0, 0], 0.75),
+    ([3, 0], 1.0),
+    ([5, 2], 0.5),
+    ([4, 4], 1.0),
+    ([0, 0, 7], 1.0),
+    ([1, 2, 6], 0.25),
+    ([2, 2, 5], 1.0),
+    ([2.5, 0.3, 1.2], 1.0),
+    ([0.4, 0.6, 3.0], 2.0),
+    ([1, 1.5, 9], 3.0),
+    ([10, 0, 0], 0.75),
 ]
 
 
@@ -87,8 +99,7 @@ def test_abellan_rule_for_integer_counts_and_s_at_most_one(counts, s):
     """Abellan (2006): for s <= 1 share s equally among the classes of minimal count."""
     m = min(counts)
     mins = [c == m for c in counts]
-    q = [(c + (s / sum(mins) if is_min else 0)) / (sum(counts) + s)
-         for c, is_min in zip(counts, mins, strict=True)]
+    q = [(c + (s / sum(mins) if is_min else 0)) / (sum(counts) + s) for c, is_min in zip(counts, mins, strict=True)]
     np.testing.assert_allclose(max_entropy_distribution(np.array(counts, float), s), q, rtol=0, atol=1e-15)
 
 
@@ -116,8 +127,9 @@ def test_imprecise_value_distribution_shares_s_among_values_of_maximal_entropy()
     p = imprecise_value_distribution(per_value.sum(axis=1), per_value, 0.5)
     np.testing.assert_allclose(p, [5.5 / 9.5, 4 / 9.5], atol=1e-15)
     # s = 0 gives the relative frequencies
-    np.testing.assert_allclose(imprecise_value_distribution(np.array([5.0, 4.0]), per_value, 0.0),
-                               [5 / 9, 4 / 9], atol=1e-15)
+    np.testing.assert_allclose(
+        imprecise_value_distribution(np.array([5.0, 4.0]), per_value, 0.0), [5 / 9, 4 / 9], atol=1e-15
+    )
 
 
 def test_p_d_maximises_the_expected_conditional_entropy_over_the_credal_set():

@@ -18,12 +18,14 @@ from dbayes.models.trees.tree import OPEN, Entries, route
 
 def make_data(n=600, missing=0.0, seed=0):
     rng = np.random.default_rng(seed)
-    X = pd.DataFrame({
-        "a": rng.normal(size=n).round(2),
-        "b": pd.Categorical(rng.choice(["u", "v", "w"], size=n), categories=["u", "v", "w", "z"]),
-        "c": rng.integers(0, 40, size=n).astype(float),
-        "d": pd.Categorical(rng.choice(["p", "q"], size=n)),
-    })
+    X = pd.DataFrame(
+        {
+            "a": rng.normal(size=n).round(2),
+            "b": pd.Categorical(rng.choice(["u", "v", "w"], size=n), categories=["u", "v", "w", "z"]),
+            "c": rng.integers(0, 40, size=n).astype(float),
+            "d": pd.Categorical(rng.choice(["p", "q"], size=n)),
+        }
+    )
     y = np.where((X["a"] > 0.2) ^ (X["b"] == "v") | (X["c"] > 30), "yes", "no")
     flip = rng.random(n) < 0.1
     y = np.where(flip, np.where(y == "yes", "no", "yes"), y)
@@ -57,8 +59,11 @@ def blocks_of(block, n_blocks):
 
 
 def assert_stats_equal(a, b, exact):
-    cmp = np.testing.assert_array_equal if exact else (
-        lambda x, y: np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-12))
+    cmp = (
+        np.testing.assert_array_equal
+        if exact
+        else (lambda x, y: np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-12))
+    )
     np.testing.assert_array_equal(a.open_nodes, b.open_nodes)
     cmp(a.class_w, b.class_w)
     for x, y in zip(a.nominal, b.nominal, strict=True):
@@ -121,8 +126,11 @@ def test_stats_at_the_root_equal_brute_force_counts():
     cats = ["u", "v", "w", "z"]
     for v_idx in range(5):
         for c in (0, 1):
-            ref = sum(w[i] for i in range(len(y)) if yc[i] == c and
-                      ((X["b"].iloc[i] == cats[v_idx]) if v_idx < 4 else pd.isna(X["b"].iloc[i])))
+            ref = sum(
+                w[i]
+                for i in range(len(y))
+                if yc[i] == c and ((X["b"].iloc[i] == cats[v_idx]) if v_idx < 4 else pd.isna(X["b"].iloc[i]))
+            )
             assert st.nominal[0][0, v_idx, c] == pytest.approx(ref, rel=1e-12)
     # numeric "c" (exact grid): class weights per distinct value, missing and known-row counts
     cells, cw = st.numeric_node(1, 0, len(grids[1].values))

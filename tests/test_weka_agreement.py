@@ -28,8 +28,13 @@ WEKA = {  # dataset: (NB %, TAN %)
 @pytest.mark.parametrize("dataset", sorted(WEKA))
 def test_nb_and_weka_tan_within_half_a_point_of_weka(tmp_path, dataset):
     job = parse_job(
-        {"datasets": [dataset], "folds": 10, "seed": 1, "save_predictions": False,
-         "classifiers": [{"name": "nb"}, {"name": "tan", "label": "tan-weka", "smoothing": "weka"}]},
+        {
+            "datasets": [dataset],
+            "folds": 10,
+            "seed": 1,
+            "save_predictions": False,
+            "classifiers": [{"name": "nb"}, {"name": "tan", "label": "tan-weka", "smoothing": "weka"}],
+        },
         "weka-agreement",
     )
     with dask.config.set(scheduler="synchronous"):

@@ -200,7 +200,8 @@ class CountTables:
         )
 
     def __repr__(self) -> str:
-        return f"CountTables(n={self.n}, classes={self.n_classes}, attributes={len(self.cards)}, pairs={self.layout.pairs})"
+        lay = self.layout
+        return f"CountTables(n={self.n}, classes={lay.n_classes}, attributes={len(lay.cards)}, pairs={lay.pairs})"
 
     def without_pairs(self) -> CountTables:
         """The class and attribute tables alone."""

@@ -24,7 +24,6 @@ def bundled_path(name: str) -> Path:
     path = _root() / f"{name}.parquet"
     if not path.is_file():
         raise DataError(
-            f"dataset {name!r} is neither a bundled dataset nor an existing path; "
-            f"bundled: {', '.join(bundled_names())}"
+            f"dataset {name!r} is neither a bundled dataset nor an existing path; bundled: {', '.join(bundled_names())}"
         )
     return path

@@ -102,9 +102,7 @@ def value_histogram(x: np.ndarray, y: np.ndarray, n_classes: int) -> tuple[np.nd
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y)
     if x.ndim != 1 or y.shape != x.shape:
-        raise DataError(
-            f"value_histogram: x and y must be 1-D of the same length, got {x.shape} and {y.shape}"
-        )
+        raise DataError(f"value_histogram: x and y must be 1-D of the same length, got {x.shape} and {y.shape}")
     if n_classes < 1:
         raise DataError(f"value_histogram: n_classes must be at least 1, got {n_classes}")
     present = ~np.isnan(x)
@@ -147,9 +145,7 @@ def merge_histograms(
         raise DataError("merge_histograms: no histogram to merge")
     widths = {np.shape(c)[1] if np.ndim(c) == 2 else -1 for _, c in histograms}
     if len(widths) != 1 or -1 in widths:
-        raise DataError(
-            f"merge_histograms: counts must be 2-D with one common number of classes, got {widths}"
-        )
+        raise DataError(f"merge_histograms: counts must be 2-D with one common number of classes, got {widths}")
     n_classes = widths.pop()
     all_values = np.concatenate([np.asarray(v, dtype=np.float64) for v, _ in histograms])
     all_counts = np.concatenate([np.asarray(c, dtype=np.int64) for _, c in histograms], axis=0)

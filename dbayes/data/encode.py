@@ -38,17 +38,16 @@ class Coding:
 
     @property
     def cards(self) -> tuple[int, ...]:
-        return tuple(
-            a.card if a.is_nominal else len(self.cuts.get(a.name, ())) + 1 for a in self.schema.attributes
-        )
+        return tuple(a.card if a.is_nominal else len(self.cuts.get(a.name, ())) + 1 for a in self.schema.attributes)
 
     def value_labels(self, i: int) -> list[str]:
-        """Human-readable labels of attribute ``i``'s codes (bins as ``(a-b]``)."""
+        """Labels of attribute ``i``'s codes: its values, or Weka's bin names (``'(-inf-30.5]'``)."""
         a = self.schema.attributes[i]
         if a.is_nominal:
             return list(a.values)
-        edges = [-np.inf, *self.cuts.get(a.name, ()), np.inf]
-        return [f"({lo:g}-{hi:g}]" if np.isfinite(hi) else f"({lo:g}-inf)" for lo, hi in zip(edges, edges[1:])]
+        from dbayes.data.discretize import bin_labels
+
+        return bin_labels(np.asarray(self.cuts.get(a.name, ()), dtype=np.float64))
 
 
 def _nominal_codes(col: pd.Series, values: tuple[str, ...]) -> np.ndarray:

@@ -66,7 +66,9 @@ class Schema:
         return [i for i, a in enumerate(self.attributes) if a.is_nominal]
 
     def drop(self, names: set[str]) -> Schema:
-        return Schema(tuple(a for a in self.attributes if a.name not in names), self.class_name, self.classes, self.source)
+        return Schema(
+            tuple(a for a in self.attributes if a.name not in names), self.class_name, self.classes, self.source
+        )
 
 
 def column_kind(dtype) -> str:

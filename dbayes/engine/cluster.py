@@ -38,8 +38,15 @@ def _quiet_distributed() -> None:
     """Keep the scheduler's and workers' INFO chatter off the console (warnings and errors still show)."""
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
     dask.config.set({"logging.distributed": "warning"})
-    for name in ("distributed", "distributed.scheduler", "distributed.nanny", "distributed.worker",
-                 "distributed.core", "distributed.http.proxy", "distributed.batched"):
+    for name in (
+        "distributed",
+        "distributed.scheduler",
+        "distributed.nanny",
+        "distributed.worker",
+        "distributed.core",
+        "distributed.http.proxy",
+        "distributed.batched",
+    ):
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
@@ -63,7 +70,11 @@ def runtime(scheduler: str | None = "local", n_workers: int | None = None) -> It
         workers = n_workers or min(os.cpu_count() or 1, 8)
         with (
             LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.WARNING
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.WARNING,
             ) as cluster,
             Client(cluster) as client,
         ):

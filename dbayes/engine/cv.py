@@ -27,11 +27,14 @@ from dbayes.counts import CountTables, TableLayout
 from dbayes.data.discretize import equal_frequency_cut_points, mdl_cut_points, merge_histograms
 from dbayes.data.encode import Coding, fold_slot_map
 from dbayes.data.scan import merged_sketch
+from dbayes.errors import JobError
 from dbayes.evaluate.folds import class_offsets
 from dbayes.evaluate.metrics import fold_metrics
 from dbayes.evaluate.partition import (
     FittedRound,
     RoundPlan,
+    partition_class_fold_counts,
+    partition_classes,
     partition_counts,
     partition_histograms,
     partition_predict,
@@ -39,11 +42,13 @@ from dbayes.evaluate.partition import (
     partition_training_counts,
     recode_rows,
 )
+from dbayes.evaluate.weka_folds import weka_folds
 from dbayes.job import ClassifierSpec, Job
 from dbayes.models.base import TrainingRows
 
 from .datasets import Dataset
 from .results import ResultStore, unit_name
+from .trees import grow_trees
 
 __all__ = ["RoundTimings", "run_round", "tree_sum", "fold_discretization"]
 
@@ -120,6 +125,66 @@ def fold_discretization(
     return out
 
 
+def is_tree(model) -> bool:
+    """Tree estimators grow on raw attributes (``make_grower``); the others are fitted from count tables."""
+    return hasattr(model, "make_grower")
+
+
+def _discretize(data: Dataset, job: Job, parts, plan_d, F: int) -> dict[str, list[np.ndarray]]:
+    """Each fold's cut points of every numeric attribute (fitted on the fold's training part)."""
+    schema = data.schema
+    C = schema.n_classes
+    numeric = [schema.attributes[i].name for i in schema.numeric_indices]
+    hists = dask.compute(_tree_merge([dask.delayed(partition_histograms)(p, i, plan_d) for i, p in enumerate(parts)]))[
+        0
+    ]
+    n_hist_folds = F if job.discretize_scope == "fold" else 1
+    fold_cuts = {}
+    for name in numeric:
+        grid = None
+        values, counts = hists[name]
+        if len(values) > job.max_exact_values:
+            sketch, w = merged_sketch(data.scans, name)
+            order = np.argsort(sketch)
+            cw = np.cumsum(w[order])
+            q = np.searchsorted(cw, np.linspace(0, cw[-1], job.max_exact_values + 1)[1:], side="left")
+            grid = np.unique(np.append(sketch[order][np.minimum(q, len(order) - 1)], values[-1]))
+            idx = np.searchsorted(grid, values, side="left")
+            coarse = np.zeros((len(grid), counts.shape[1]), dtype=np.int64)
+            np.add.at(coarse, idx, counts)
+            keep = coarse.sum(axis=1) > 0
+            values, counts = grid[keep], coarse[keep]
+            log.info(
+                "%s: %s has more than %d distinct values; cut points sought on quantile bins",
+                data.name,
+                name,
+                job.max_exact_values,
+            )
+        cuts = fold_discretization((values, counts), n_hist_folds, C, job.discretize, job.bins, grid)
+        fold_cuts[name] = cuts if n_hist_folds == F else cuts * F
+    return fold_cuts
+
+
+def _fold_codings(schema, fold_cuts, F):
+    """Per fold, the map from the common (finest) bins to the fold's bins, and the fold's cardinalities."""
+    common = {name: np.unique(np.concatenate(c)) for name, c in fold_cuts.items()}
+    fold_maps: list[list[np.ndarray | None]] = []
+    fold_cards: list[tuple[int, ...]] = []
+    for f in range(F):
+        maps, cards = [], []
+        for a in schema.attributes:
+            if a.is_nominal:
+                maps.append(None)
+                cards.append(a.card)
+            else:
+                own = fold_cuts[a.name][f]
+                maps.append(None if len(own) == len(common[a.name]) else fold_slot_map(common[a.name], own))
+                cards.append(len(own) + 1)
+        fold_maps.append(maps)
+        fold_cards.append(tuple(cards))
+    return common, fold_maps, fold_cards
+
+
 def run_round(
     data: Dataset,
     job: Job,
@@ -138,78 +203,67 @@ def run_round(
     starts = data.row_starts()
     timings = RoundTimings()
     scope = job.discretize_scope
-    plan = RoundPlan(schema, Coding(schema, {}), F, job.seed, repeat, noise, offsets, starts, scope)
+    templates = {s.label: s.make() for s in specs}
+    bayes = {k: m for k, m in templates.items() if not is_tree(m)}
+    trees = {k: m for k, m in templates.items() if is_tree(m)}
 
-    # 1. discretization -----------------------------------------------------------------------------------
+    fold_ids = None
+    if job.fold_assignment == "weka" and F > 1:
+        y_all = np.concatenate(dask.compute(*[dask.delayed(partition_classes)(p, schema) for p in parts]))
+        fold_ids = weka_folds(y_all, F, job.seed + repeat)
+
+    def make_plan(coding: Coding) -> RoundPlan:
+        return RoundPlan(schema, coding, F, job.seed, repeat, noise, offsets, starts, scope, fold_ids)
+
+    plan = make_plan(Coding(schema, {}))
+    plan_d = dask.delayed(plan, traverse=False)
+
+    # 1. discretization (for the count-table models) --------------------------------------------------------
     numeric = [schema.attributes[i].name for i in schema.numeric_indices]
     fold_cuts: dict[str, list[np.ndarray]] = {}
-    if numeric:
+    if bayes and numeric:
         if job.discretize == "none":
-            from dbayes.errors import JobError
-
             raise JobError(
-                f"{job.source}: discretize = \"none\" but {data.name} has numeric attributes "
+                f'{job.source}: discretize = "none" but {data.name} has numeric attributes '
                 f"({', '.join(numeric[:5])}); the Bayesian classifiers need discrete attributes"
             )
         t0 = time.perf_counter()
-        merged = _tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)])
-        hists = dask.compute(merged)[0]
-        n_hist_folds = F if scope == "fold" else 1
-        for name in numeric:
-            grid = None
-            values, counts = hists[name]
-            if len(values) > job.max_exact_values:
-                sketch, w = merged_sketch(data.scans, name)
-                order = np.argsort(sketch)
-                cw = np.cumsum(w[order])
-                q = np.searchsorted(cw, np.linspace(0, cw[-1], job.max_exact_values + 1)[1:], side="left")
-                grid = np.unique(np.append(sketch[order][np.minimum(q, len(order) - 1)], values[-1]))
-                idx = np.searchsorted(grid, values, side="left")
-                coarse = np.zeros((len(grid), counts.shape[1]), dtype=np.int64)
-                np.add.at(coarse, idx, counts)
-                keep = coarse.sum(axis=1) > 0
-                values, counts = grid[keep], coarse[keep]
-                log.info("%s: %s has more than %d distinct values; cut points sought on quantile bins",
-                         data.name, name, job.max_exact_values)
-            cuts = fold_discretization((values, counts), n_hist_folds, C, job.discretize, job.bins, grid)
-            fold_cuts[name] = cuts if scope == "fold" else cuts * F
+        fold_cuts = _discretize(data, job, parts, plan_d, F)
         timings.histograms = time.perf_counter() - t0
         on_step(f"histograms {timings.histograms:.2f}s")
-    common = {name: np.unique(np.concatenate(c)) for name, c in fold_cuts.items()}
+    if not bayes:
+        fold_cuts = {name: [np.empty(0)] * F for name in numeric}
+    common, fold_maps, fold_cards = _fold_codings(schema, fold_cuts, F)
     coding = Coding(schema, common)
-    plan = RoundPlan(schema, coding, F, job.seed, repeat, noise, offsets, starts, scope)
-    fold_maps: list[list[np.ndarray | None]] = []
-    fold_cards: list[tuple[int, ...]] = []
-    for f in range(F):
-        maps, cards = [], []
-        for a in schema.attributes:
-            if a.is_nominal:
-                maps.append(None)
-                cards.append(a.card)
-            else:
-                own = fold_cuts[a.name][f]
-                maps.append(None if len(own) == len(common[a.name]) else fold_slot_map(common[a.name], own))
-                cards.append(len(own) + 1)
-        fold_maps.append(maps)
-        fold_cards.append(tuple(cards))
+    plan = make_plan(coding)
+    plan_d = dask.delayed(plan, traverse=False)
 
     # 2. counts ---------------------------------------------------------------------------------------------
-    models = {s.label: s.make() for s in specs}
-    pairs = any(m.needs_pairs for m in models.values())
-    layout = TableLayout(C, coding.cards, pairs=pairs)
+    train_tables: list[CountTables | None] = [None] * F
+    n_train = [0] * F
     t0 = time.perf_counter()
-    train_tables = []
+    pairs = any(m.needs_pairs for m in bayes.values())
+    layout = TableLayout(C, coding.cards, pairs=pairs)
+    if not bayes:
+        layout = TableLayout(C, tuple(1 for _ in coding.cards), pairs=False)  # class counts only
     if F * layout.size * 8 <= MAX_FOLD_TABLES_BYTES:
         # one pass: every fold's rows counted at once on the common bins; training = total - fold, recoded
-        per_fold = dask.compute(
-            tree_sum([dask.delayed(partition_counts)(p, i, plan, layout) for i, p in enumerate(parts)])
-        )[0]
+        per_fold = (
+            dask.compute(tree_sum([dask.delayed(partition_counts)(p, i, plan_d, layout) for i, p in enumerate(parts)]))[
+                0
+            ]
+            if bayes
+            else _class_counts_by_fold(parts, plan_d, C, F)
+        )
         total = per_fold.sum(axis=0)
         for f in range(F):
-            t = CountTables(layout, total if job.resubstitution else total - per_fold[f])
-            if any(m is not None for m in fold_maps[f]):
-                t = t.recode(fold_maps[f], fold_cards[f])
-            train_tables.append(t)
+            vec = total if job.resubstitution else total - per_fold[f]
+            n_train[f] = int(vec[:C].sum())
+            if bayes:
+                t = CountTables(layout, vec)
+                if any(m is not None for m in fold_maps[f]):
+                    t = t.recode(fold_maps[f], fold_cards[f])
+                train_tables[f] = t
         del per_fold
     else:
         # many classes and many fine bins (small, wide datasets): the folds' tables at once would not fit, so
@@ -217,20 +271,21 @@ def run_round(
         log.info("%s: %d folds x %d cells; counting fold by fold", data.name, F, layout.size)
         for f in range(F):
             own = Coding(schema, {name: fold_cuts[name][f] for name in numeric})
-            plan_f = RoundPlan(schema, own, F, job.seed, repeat, noise, offsets, starts, scope)
+            plan_f = dask.delayed(make_plan(own), traverse=False)
             lay_f = TableLayout(C, fold_cards[f], pairs=pairs)
             counts = dask.compute(
                 tree_sum([dask.delayed(partition_training_counts)(p, i, plan_f, lay_f, f) for i, p in enumerate(parts)])
             )[0]
-            train_tables.append(CountTables(lay_f, counts))
+            train_tables[f] = CountTables(lay_f, counts)
+            n_train[f] = train_tables[f].n
     timings.counts = time.perf_counter() - t0
     on_step(f"counts {timings.counts:.2f}s")
 
     # 2b. training rows, for the models that need them ------------------------------------------------------
     rows = None
-    if any(m.needs_rows for m in models.values()):
+    if any(m.needs_rows for m in bayes.values()):
         t0 = time.perf_counter()
-        got = dask.compute(*[dask.delayed(partition_rows)(p, i, plan) for i, p in enumerate(parts)])
+        got = dask.compute(*[dask.delayed(partition_rows)(p, i, plan_d) for i, p in enumerate(parts)])
         rows = (
             np.asfortranarray(np.concatenate([g.X for g in got])),
             np.concatenate([g.y_train for g in got]),
@@ -242,6 +297,8 @@ def run_round(
     # 3. fit ------------------------------------------------------------------------------------------------
     fitted: dict[str, list] = {}
     for spec in specs:
+        if spec.label not in bayes:
+            continue
         fitted[spec.label] = []
         for f in range(F):
             model = spec.make()
@@ -254,6 +311,18 @@ def run_round(
             model.fit(train_tables[f], train)
             timings.fit[(spec.label, f)] = time.perf_counter() - t0
             fitted[spec.label].append(model)
+    if trees:
+        t0 = time.perf_counter()
+        per_fold_templates = {
+            label: [next(s for s in specs if s.label == label).make() for _ in range(F)] for label in trees
+        }
+        grown = grow_trees(parts, plan, per_fold_templates, n_train, job.max_exact_values)
+        seconds = (time.perf_counter() - t0) / (len(trees) * F)
+        for label, models in grown.items():
+            fitted[label] = models
+            for f in range(F):
+                timings.fit[(label, f)] = seconds
+    fitted = {s.label: fitted[s.label] for s in specs}
     on_step(f"fit {sum(timings.fit.values()):.2f}s")
 
     # 4. predict --------------------------------------------------------------------------------------------
@@ -267,7 +336,7 @@ def run_round(
     state_d = dask.delayed(state, traverse=False)
     t0 = time.perf_counter()
     try:
-        results = dask.compute(*[dask.delayed(partition_predict)(p, i, plan, state_d) for i, p in enumerate(parts)])
+        results = dask.compute(*[dask.delayed(partition_predict)(p, i, plan_d, state_d) for i, p in enumerate(parts)])
     except BaseException:
         if scratch is not None:
             store.discard(scratch)
@@ -282,6 +351,7 @@ def run_round(
         for f in range(F):
             sums = sum(r[(spec.label, f)] for r in results)
             m = fold_metrics(sums)
+            model = fitted[spec.label][f]
             row = {
                 "dataset": data.name,
                 "classifier": spec.label,
@@ -289,13 +359,16 @@ def run_round(
                 "noise": float(noise),
                 "repeat": int(repeat),
                 "fold": int(f),
-                "n_train": int(train_tables[f].n),
+                "n_train": int(n_train[f]),
                 **m,
                 "train_seconds": shared + timings.fit[(spec.label, f)],
                 "folds": F,
                 "seed": job.seed,
-                "discretize": job.discretize,
+                "discretize": job.discretize if spec.label in bayes else "none",
             }
+            if is_tree(model):
+                row["tree_size"] = int(model.tree_size)
+                row["n_leaves"] = int(model.n_leaves)
             row = {k: row[k] for k in _ORDER if k in row}
             unit = unit_name(data.name, spec.label, noise, repeat, f)
             store.commit(unit, row, scratch / unit if scratch else None)
@@ -303,6 +376,14 @@ def run_round(
     if scratch is not None:
         store.discard(scratch)
     return rows_out
+
+
+def _class_counts_by_fold(parts, plan_d, C: int, F: int) -> np.ndarray:
+    """``(F, C)`` rows per (fold, class) when no count tables are needed (trees alone)."""
+    lay = TableLayout(C, (), pairs=False)
+    return dask.compute(
+        tree_sum([dask.delayed(partition_class_fold_counts)(p, i, plan_d, lay) for i, p in enumerate(parts)])
+    )[0]
 
 
 _ORDER = [
@@ -322,4 +403,6 @@ _ORDER = [
     "folds",
     "seed",
     "discretize",
+    "tree_size",
+    "n_leaves",
 ]

@@ -53,7 +53,9 @@ def resolve_dataset(spec: str) -> tuple[str, str]:
         return path.stem if path.is_file() else path.name, str(path)
     if spec in bundled_names():
         return spec, str(bundled_path(spec))
-    raise DataError(f"{spec}: no such file or directory, and not a bundled dataset (bundled: {', '.join(bundled_names())})")
+    raise DataError(
+        f"{spec}: no such file or directory, and not a bundled dataset (bundled: {', '.join(bundled_names())})"
+    )
 
 
 def _declared_categories(location: str) -> dict[str, tuple[str, ...]]:
@@ -79,8 +81,10 @@ def _declared_categories(location: str) -> dict[str, tuple[str, ...]]:
 def open_dataset(spec: str, class_column: str = "class", partitions: int | None = None) -> Dataset:
     """Open, partition and scan a dataset; every problem is a :class:`DataError` naming it."""
     name, location = resolve_dataset(spec)
-    if "://" not in location and Path(location).is_dir() and not any(
-        p.suffix == ".parquet" or p.is_dir() for p in Path(location).iterdir()
+    if (
+        "://" not in location
+        and Path(location).is_dir()
+        and not any(p.suffix == ".parquet" or p.is_dir() for p in Path(location).iterdir())
     ):
         raise DataError(f"{location}: directory holds no Parquet files")
     try:

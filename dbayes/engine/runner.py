@@ -14,7 +14,7 @@ import pandas as pd
 from dbayes.job import Job
 
 from .cluster import Runtime
-from .cv import run_round
+from .cv import is_tree, run_round
 from .datasets import Dataset, open_dataset
 from .results import ResultStore, unit_name
 
@@ -52,25 +52,29 @@ def run_job(
     t_start = time.perf_counter()
     # Every dataset is opened and checked before anything is written.
     datasets: list[Dataset] = []
+    needs_discrete = any(not is_tree(s.make()) for s in job.classifiers)
     for spec in job.datasets:
         data = open_dataset(spec, job.class_column)
         parts = _default_partitions(job, rt, data.frame.npartitions, data.n_rows)
         if parts and parts != data.frame.npartitions:
             data = open_dataset(spec, job.class_column, partitions=parts)
         numeric = data.schema.numeric_indices
-        if numeric and job.discretize == "none":
+        if numeric and job.discretize == "none" and needs_discrete:
             from dbayes.errors import JobError
 
             raise JobError(
-                f"{job.source}: discretize = \"none\", but dataset {data.name!r} has numeric attributes "
-                f"({', '.join(data.schema.attributes[i].name for i in numeric[:5])}) that these classifiers need discretized"
+                f'{job.source}: discretize = "none", but dataset {data.name!r} has numeric attributes '
+                f"({', '.join(data.schema.attributes[i].name for i in numeric[:5])}) "
+                "that the Bayesian classifiers need discretized"
             )
         datasets.append(data)
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
         from dbayes.errors import JobError
 
-        raise JobError(f"{job.source}: two datasets share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}")
+        raise JobError(
+            f"{job.source}: two datasets share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}"
+        )
     say(
         f"job {job.name}: {len(datasets)} dataset(s) x {len(job.classifiers)} classifier(s), {job.repeats} x "
         f"{job.folds}-fold CV, noise {list(job.noise)}, scheduler {rt.scheduler if rt else 'default'}, results in {out}"

@@ -14,8 +14,8 @@ import pandas as pd
 from dbayes.counts import CountTables, TableLayout
 from dbayes.data.encode import Coding
 from dbayes.data.schema import Schema
-from dbayes.evaluate.partition import RoundPlan, partition_counts, partition_histograms
 from dbayes.errors import DataError
+from dbayes.evaluate.partition import RoundPlan, partition_counts, partition_histograms
 from dbayes.models.sampling import sample_tan
 from dbayes.models.tan import TAN
 
@@ -72,14 +72,18 @@ def sample_dataset(source: str, rows: int, out: str | Path, *, rows_per_part: in
     cuts: dict[str, np.ndarray] = {}
     ranges: dict[str, tuple[float, float]] = {}
     if schema.numeric_indices:
-        hists = dask.compute(_tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)]))[0]
+        hists = dask.compute(
+            _tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)])
+        )[0]
         for name, (values, counts) in hists.items():
             cuts[name] = fold_discretization((values, counts), 1, C, "mdl", 10)[0]
             ranges[name] = (float(values[0]), float(values[-1]))
     coding = Coding(schema, cuts)
     plan = RoundPlan(schema, coding, 2, seed, 0, 0.0, offsets, starts, "global")
     layout = TableLayout(C, coding.cards, pairs=True)
-    counts = dask.compute(tree_sum([dask.delayed(partition_counts)(p, i, plan, layout) for i, p in enumerate(parts)]))[0]
+    counts = dask.compute(tree_sum([dask.delayed(partition_counts)(p, i, plan, layout) for i, p in enumerate(parts)]))[
+        0
+    ]
     tables = CountTables(layout, counts.sum(axis=0))
     model = TAN().fit(tables)
     tmp = out.with_name(f".tmp-{uuid.uuid4().hex}-{out.name}")

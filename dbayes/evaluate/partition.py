@@ -16,7 +16,7 @@ import pandas as pd
 
 from dbayes.counts import TableLayout, count_block
 from dbayes.data.discretize import value_histogram
-from dbayes.data.encode import Coding, encode_partition
+from dbayes.data.encode import Coding, encode_class, encode_partition
 from dbayes.data.schema import Schema
 from dbayes.evaluate.folds import stratified_folds
 from dbayes.evaluate.metrics import LOG_LOSS_FLOOR
@@ -48,6 +48,7 @@ class RoundPlan:
     class_offsets: np.ndarray  # (P, C): rank of each partition's first row of each class
     row_starts: np.ndarray  # (P,): global id of each partition's first row
     scope: str = "fold"  # discretization scope
+    fold_ids: np.ndarray | None = None  # every row's fold, when folds are assigned globally (Weka's)
 
     @property
     def n_classes(self) -> int:
@@ -65,10 +66,19 @@ class CodedPart:
 
 def code_partition(df: pd.DataFrame, index: int, plan: RoundPlan) -> CodedPart:
     X, y = encode_partition(df, plan.coding)
-    row_ids = plan.row_starts[index] + np.arange(len(df), dtype=np.int64)
-    fold = stratified_folds(y, plan.class_offsets[index], plan.folds, plan.seed, plan.repeat)
+    start = int(plan.row_starts[index])
+    row_ids = start + np.arange(len(df), dtype=np.int64)
+    if plan.fold_ids is not None:
+        fold = plan.fold_ids[start : start + len(df)]
+    else:
+        fold = stratified_folds(y, plan.class_offsets[index], plan.folds, plan.seed, plan.repeat)
     y_train = noisy_classes(y, row_ids, plan.noise, plan.n_classes, plan.seed, plan.repeat)
     return CodedPart(X, y, y_train, fold, row_ids)
+
+
+def partition_classes(df: pd.DataFrame, schema: Schema) -> np.ndarray:
+    """Class codes of the partition's rows (for fold assignments computed over the whole dataset)."""
+    return encode_class(df[schema.class_name], schema.classes).astype(np.int8 if schema.n_classes < 128 else np.int32)
 
 
 def partition_histograms(df: pd.DataFrame, index: int, plan: RoundPlan) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -92,6 +102,12 @@ def partition_counts(df: pd.DataFrame, index: int, plan: RoundPlan, layout: Tabl
     """``(F, layout.size)`` count tables of the partition's rows, by the fold they belong to."""
     part = code_partition(df, index, plan)
     return count_block(part.X, part.y_train, layout, part.fold, plan.folds)
+
+
+def partition_class_fold_counts(df: pd.DataFrame, index: int, plan: RoundPlan, layout: TableLayout) -> np.ndarray:
+    """``(F, C)`` rows per (fold, training class): the class-only tables of a round without count models."""
+    part = code_partition(df, index, plan)
+    return count_block(np.empty((len(part.y), 0), dtype=np.uint8), part.y_train, layout, part.fold, plan.folds)
 
 
 def partition_training_counts(
@@ -149,7 +165,11 @@ def partition_predict(df: pd.DataFrame, index: int, plan: RoundPlan, fitted: Fit
                 sums[(label, f)] = np.zeros(N_SUMS)
                 continue
             t0 = time.perf_counter()
-            proba = per_fold[f].predict_proba(Xf)
+            model = per_fold[f]
+            if hasattr(model, "make_grower"):  # trees read the raw attributes
+                proba = model.predict_proba(df.iloc[rows][list(plan.schema.names)])
+            else:
+                proba = model.predict_proba(Xf)
             seconds = time.perf_counter() - t0
             pred = np.argmax(proba, axis=1)
             truth = part.y[rows]
@@ -175,3 +195,68 @@ def partition_predict(df: pd.DataFrame, index: int, plan: RoundPlan, fitted: Fit
                 unit_dir.mkdir(parents=True, exist_ok=True)
                 frame.to_parquet(unit_dir / f"part-{index:05d}.parquet", index=False)
     return sums
+
+
+# -- trees: raw attributes, grown level by level ------------------------------------------------------------
+def tree_schema(schema: Schema):
+    """The :class:`~dbayes.models.trees.TreeSchema` of a dataset schema (declared nominal values kept)."""
+    from dbayes.models.trees import TreeSchema
+
+    kinds, values, cols = [], [], []
+    n_num = n_nom = 0
+    for a in schema.attributes:
+        if a.is_nominal:
+            kinds.append("nominal")
+            values.append(tuple(a.values))
+            cols.append(n_nom)
+            n_nom += 1
+        else:
+            kinds.append("numeric")
+            values.append(())
+            cols.append(n_num)
+            n_num += 1
+    return TreeSchema(tuple(schema.names), tuple(kinds), tuple(values), tuple(cols), tuple(schema.classes))
+
+
+def _tree_rows(df: pd.DataFrame, index: int, plan: RoundPlan, tschema):
+    from dbayes.models.trees import encode_frame
+
+    part = code_partition(df, index, plan)
+    X_num, X_nom = encode_frame(df[list(tschema.names)], tschema)
+    return part, X_num, X_nom
+
+
+def _training_mask(part: CodedPart, plan: RoundPlan, f: int) -> np.ndarray:
+    return part.fold != f if plan.folds > 1 else np.ones(len(part.fold), dtype=bool)
+
+
+def partition_tree_value_counts(df: pd.DataFrame, index: int, plan: RoundPlan, tschema) -> list:
+    """Per fold g: distinct numeric values of the rows *in* fold g, their counts and first global row ids."""
+    from dbayes.models.trees import numeric_value_counts
+
+    part, X_num, _ = _tree_rows(df, index, plan, tschema)
+    out = []
+    for g in range(plan.folds):
+        sel = np.flatnonzero(part.fold == g)
+        counts = numeric_value_counts(X_num[sel], None, 0)
+        out.append([(v, c, part.row_ids[sel][first]) for v, c, first in counts])
+    return out
+
+
+def partition_tree_stats(df: pd.DataFrame, index: int, plan: RoundPlan, tschema, states: dict) -> dict:
+    """Split statistics of one level for every growing tree: ``states[(label, fold)]`` -> SplitStats."""
+    from dbayes.models.trees import split_statistics
+
+    part, X_num, X_nom = _tree_rows(df, index, plan, tschema)
+    out = {}
+    for (label, f), state in states.items():
+        sel = _training_mask(part, plan, f)
+        block = (X_num[sel], X_nom[sel], part.y_train[sel], np.ones(int(sel.sum())))
+        out[(label, f)] = split_statistics(block, state)
+    return out
+
+
+def partition_tree_rows(df: pd.DataFrame, index: int, plan: RoundPlan, tschema):
+    """The raw coded rows with their training class and fold (for J48's subtree raising)."""
+    part, X_num, X_nom = _tree_rows(df, index, plan, tschema)
+    return X_num, X_nom, part.y_train, part.fold

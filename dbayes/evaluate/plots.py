@@ -39,8 +39,14 @@ def _new_figure(width: float, height: float):
     return figure
 
 
-def cd_diagram(average_ranks: pd.Series, cd: float, *, cliques: list[list[str]] | None = None,
-               title: str | None = None, decimals: int = 2):
+def cd_diagram(
+    average_ranks: pd.Series,
+    cd: float,
+    *,
+    cliques: list[list[str]] | None = None,
+    title: str | None = None,
+    decimals: int = 2,
+):
     """Draw Demsar's critical-difference diagram.
 
     The top line is the axis of average ranks with rank 1 (best) at the right; each classifier hangs from
@@ -105,8 +111,9 @@ def cd_diagram(average_ranks: pd.Series, cd: float, *, cliques: list[list[str]] 
     ax.plot([x_of(hi), x_of(hi - cd)], [cd_y, cd_y], color="black", linewidth=1.5)
     for end in (hi, hi - cd):
         ax.plot([x_of(end)] * 2, [cd_y - 0.05, cd_y + 0.05], **line)
-    ax.text((x_of(hi) + x_of(hi - cd)) / 2, cd_y - 0.06, f"CD = {cd:.{decimals}f}", ha="center",
-            va="bottom", fontsize=9)
+    ax.text(
+        (x_of(hi) + x_of(hi - cd)) / 2, cd_y - 0.06, f"CD = {cd:.{decimals}f}", ha="center", va="bottom", fontsize=9
+    )
     if title:
         ax.text(axis_width / 2, top + 0.05, title, ha="center", va="top", fontsize=11, weight="bold")
 
@@ -122,13 +129,13 @@ def cd_diagram(average_ranks: pd.Series, cd: float, *, cliques: list[list[str]] 
     for i, clique in enumerate(cliques):
         y = clique_y0 + clique_step * i
         xs = [x_of(float(average_ranks[name])) for name in clique]
-        ax.plot([min(xs) - 0.04, max(xs) + 0.04], [y, y], color="black", linewidth=4.0,
-                solid_capstyle="butt")
+        ax.plot([min(xs) - 0.04, max(xs) + 0.04], [y, y], color="black", linewidth=4.0, solid_capstyle="butt")
     return figure
 
 
-def line_plot(table: pd.DataFrame, *, ylabel: str, xlabel: str | None = None, title: str | None = None,
-              logy: bool = False):
+def line_plot(
+    table: pd.DataFrame, *, ylabel: str, xlabel: str | None = None, title: str | None = None, logy: bool = False
+):
     """One line per column of ``table`` against its index (e.g. accuracy against the noise level).
 
     ``table`` is what :func:`dbayes.evaluate.stats.vary_table` returns.
@@ -137,8 +144,12 @@ def line_plot(table: pd.DataFrame, *, ylabel: str, xlabel: str | None = None, ti
     ax = figure.add_subplot(1, 1, 1)
     markers = "osD^vP*X<>"
     for i, name in enumerate(table.columns):
-        ax.plot(table.index.to_numpy(dtype=float), table[name].to_numpy(dtype=float),
-                marker=markers[i % len(markers)], label=str(name))
+        ax.plot(
+            table.index.to_numpy(dtype=float),
+            table[name].to_numpy(dtype=float),
+            marker=markers[i % len(markers)],
+            label=str(name),
+        )
     ax.set_xlabel(xlabel or str(table.index.name))
     ax.set_ylabel(ylabel)
     if logy:

@@ -46,8 +46,18 @@ from dbayes.evaluate.stats import (
     wld_table,
 )
 
-__all__ = ["ReportTable", "ReportFigure", "ReportPaths", "load_metrics", "summary_tables", "write_report",
-           "print_summary", "render_text", "render_markdown", "render_html"]
+__all__ = [
+    "ReportTable",
+    "ReportFigure",
+    "ReportPaths",
+    "load_metrics",
+    "summary_tables",
+    "write_report",
+    "print_summary",
+    "render_text",
+    "render_markdown",
+    "render_html",
+]
 
 PLUS_MINUS = "\u00b1"
 
@@ -100,6 +110,7 @@ def load_metrics(path: str | Path) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------------------------------- format
 
+
 def _p(p: float) -> str:
     if p is None or (isinstance(p, float) and np.isnan(p)):
         return "-"
@@ -123,8 +134,9 @@ def _seconds(x: float) -> str:
 
 
 def _condition_label(condition: dict) -> str:
-    return ", ".join(f"{k} = {v:g}" if isinstance(v, float | np.floating) else f"{k} = {v}"
-                     for k, v in condition.items())
+    return ", ".join(
+        f"{k} = {v:g}" if isinstance(v, float | np.floating) else f"{k} = {v}" for k, v in condition.items()
+    )
 
 
 def _slug(condition: dict) -> str:
@@ -133,6 +145,7 @@ def _slug(condition: dict) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- tables
+
 
 def _conditions(metrics: pd.DataFrame, vary: Sequence[str]) -> list[dict]:
     columns = ["noise"] + [v for v in vary if v != "noise"]
@@ -170,35 +183,48 @@ def _error_table(rows: pd.DataFrame, section: str, decimals: int) -> ReportTable
     best = means.min(axis=1)
     bold = means.apply(lambda col: np.isclose(col, best) & col.notna())
     means.index.name = text.index.name = "dataset"
-    caption = (f"Mean error in percent over folds x repeats {PLUS_MINUS} standard deviation; the Mean row "
-               f"averages the data sets ({PLUS_MINUS} sd over data sets). Best per row in bold.")
+    caption = (
+        f"Mean error in percent over folds x repeats {PLUS_MINUS} standard deviation; the Mean row "
+        f"averages the data sets ({PLUS_MINUS} sd over data sets). Best per row in bold."
+    )
     return ReportTable("error", "Error (%) per data set", caption, means, text, bold, section)
 
 
 def _wld(rows: pd.DataFrame, baseline: str, precision: int, section: str) -> ReportTable:
     table = wld_table(rows, baseline, precision)
-    text = pd.DataFrame({"WIN": table["win"].astype(str), "LOSS": table["loss"].astype(str),
-                         "DRAW": table["draw"].astype(str), "P (one-tailed)": table["p"].map(_p),
-                         "P (two-tailed)": table["p_two_sided"].map(_p)})
-    caption = (f"WIN/LOSS/DRAW of {baseline} against each classifier: data sets where {baseline}'s mean "
-               f"error (%, to {precision} decimal places) is lower / higher / equal; P is the binomial sign "
-               "test on wins and losses (draws ignored), one-tailed in the direction observed.")
+    text = pd.DataFrame(
+        {
+            "WIN": table["win"].astype(str),
+            "LOSS": table["loss"].astype(str),
+            "DRAW": table["draw"].astype(str),
+            "P (one-tailed)": table["p"].map(_p),
+            "P (two-tailed)": table["p_two_sided"].map(_p),
+        }
+    )
+    caption = (
+        f"WIN/LOSS/DRAW of {baseline} against each classifier: data sets where {baseline}'s mean "
+        f"error (%, to {precision} decimal places) is lower / higher / equal; P is the binomial sign "
+        "test on wins and losses (draws ignored), one-tailed in the direction observed."
+    )
     return ReportTable("wld", f"Win/loss/draw of {baseline} (sign test)", caption, table, text, None, section)
 
 
 def _ttest(rows: pd.DataFrame, baseline: str, test: str, alpha: float, section: str) -> ReportTable:
     table = ttest_wtl_table(rows, baseline, test=test, alpha=alpha)
-    name = ("corrected resampled t-test (Nadeau and Bengio 2003)" if test == "corrected"
-            else "paired t-test over the folds")
-    caption = (f"Per data set, two-tailed {name} at alpha = {alpha} on the fold accuracies of {baseline} "
-               f"against each classifier: win = {baseline} significantly more accurate, tie = no "
-               "significant difference, loss = significantly less accurate.")
-    return ReportTable("ttest", f"Win/tie/loss of {baseline} ({test} t-test)", caption, table,
-                       table.astype(str), None, section)
+    name = (
+        "corrected resampled t-test (Nadeau and Bengio 2003)" if test == "corrected" else "paired t-test over the folds"
+    )
+    caption = (
+        f"Per data set, two-tailed {name} at alpha = {alpha} on the fold accuracies of {baseline} "
+        f"against each classifier: win = {baseline} significantly more accurate, tie = no "
+        "significant difference, loss = significantly less accurate."
+    )
+    return ReportTable(
+        "ttest", f"Win/tie/loss of {baseline} ({test} t-test)", caption, table, table.astype(str), None, section
+    )
 
 
-def _friedman_tables(rows: pd.DataFrame, baseline: str, alpha: float, section: str
-                     ) -> tuple[list[ReportTable], object]:
+def _friedman_tables(rows: pd.DataFrame, baseline: str, alpha: float, section: str) -> tuple[list[ReportTable], object]:
     scores = dataset_scores(rows, "accuracy")
     result = friedman_test(scores)
     nemenyi = nemenyi_test(scores, alpha=alpha)
@@ -206,45 +232,79 @@ def _friedman_tables(rows: pd.DataFrame, baseline: str, alpha: float, section: s
     frame = pd.DataFrame({"average rank": ranks})
     text = frame.map(lambda x: _num(x, 3))
     bold = frame == frame.min()
-    caption = (f"Friedman test on accuracy ranks (1 = best, ties averaged) over {result.n_datasets} data "
-               f"sets: chi2_F = {_num(result.statistic, 3)} (p = {_p(result.p_value)}), Iman-Davenport "
-               f"F_F = {_num(result.iman_davenport, 3)} (p = {_p(result.ff_p_value)}, df = "
-               f"{result.n_classifiers - 1}, {(result.n_classifiers - 1) * (result.n_datasets - 1)}). "
-               f"Nemenyi critical difference at alpha = {alpha}: CD = {_num(nemenyi.critical_difference, 3)} "
-               f"(q_alpha = {_num(nemenyi.q_alpha, 3)}).")
+    caption = (
+        f"Friedman test on accuracy ranks (1 = best, ties averaged) over {result.n_datasets} data "
+        f"sets: chi2_F = {_num(result.statistic, 3)} (p = {_p(result.p_value)}), Iman-Davenport "
+        f"F_F = {_num(result.iman_davenport, 3)} (p = {_p(result.ff_p_value)}, df = "
+        f"{result.n_classifiers - 1}, {(result.n_classifiers - 1) * (result.n_datasets - 1)}). "
+        f"Nemenyi critical difference at alpha = {alpha}: CD = {_num(nemenyi.critical_difference, 3)} "
+        f"(q_alpha = {_num(nemenyi.q_alpha, 3)})."
+    )
     tables = [ReportTable("friedman", "Friedman average ranks", caption, frame, text, bold, section)]
     pv = nemenyi.p_values
-    tables.append(ReportTable(
-        "nemenyi", "Nemenyi p-values", "Pairwise p-values of the Nemenyi test (studentized range, infinite "
-        f"df); bold where p < {alpha}.", pv, pv.map(_p), (pv < alpha) & (pv.index.to_numpy()[:, None]
-                                                                        != pv.columns.to_numpy()[None, :]),
-        section))
+    tables.append(
+        ReportTable(
+            "nemenyi",
+            "Nemenyi p-values",
+            f"Pairwise p-values of the Nemenyi test (studentized range, infinite df); bold where p < {alpha}.",
+            pv,
+            pv.map(_p),
+            (pv < alpha) & (pv.index.to_numpy()[:, None] != pv.columns.to_numpy()[None, :]),
+            section,
+        )
+    )
     pairs = nemenyi_table(rows, alpha=alpha)
-    pairs_text = pd.DataFrame({"i": pairs["i"].astype(str), "algorithms": pairs["algorithms"],
-                               "z": pairs["z"].map(lambda x: _num(x, 3)), "p": pairs["p_value"].map(_p),
-                               "alpha / m": pairs["nemenyi_alpha"].map(_p),
-                               "p (Nemenyi)": pairs["p_nemenyi"].map(_p)})
-    tables.append(ReportTable(
-        "pairs", "Pairwise comparisons", "Unadjusted two-tailed z-test p-values of every pair (as in the "
-        "tables of Garcia and Herrera 2008): Nemenyi rejects p <= alpha / m with m = k(k-1)/2 pairs; the "
-        "last column is the studentized-range Nemenyi p-value (that of the p-value matrix and the CD "
-        "diagram; the alpha / m rule is the more conservative of the two, so they can disagree near the "
-        f"threshold). Bold: rejected by p <= alpha / m at alpha = {alpha}.",
-        pairs.set_index("i"), pairs_text.set_index("i"),
-        pd.DataFrame({c: pairs["nemenyi_reject"].to_numpy() for c in pairs_text.columns if c != "i"},
-                     index=pairs_text["i"]), section))
+    pairs_text = pd.DataFrame(
+        {
+            "i": pairs["i"].astype(str),
+            "algorithms": pairs["algorithms"],
+            "z": pairs["z"].map(lambda x: _num(x, 3)),
+            "p": pairs["p_value"].map(_p),
+            "alpha / m": pairs["nemenyi_alpha"].map(_p),
+            "p (Nemenyi)": pairs["p_nemenyi"].map(_p),
+        }
+    )
+    tables.append(
+        ReportTable(
+            "pairs",
+            "Pairwise comparisons",
+            "Unadjusted two-tailed z-test p-values of every pair (as in the "
+            "tables of Garcia and Herrera 2008): Nemenyi rejects p <= alpha / m with m = k(k-1)/2 pairs; the "
+            "last column is the studentized-range Nemenyi p-value (that of the p-value matrix and the CD "
+            "diagram; the alpha / m rule is the more conservative of the two, so they can disagree near the "
+            f"threshold). Bold: rejected by p <= alpha / m at alpha = {alpha}.",
+            pairs.set_index("i"),
+            pairs_text.set_index("i"),
+            pd.DataFrame(
+                {c: pairs["nemenyi_reject"].to_numpy() for c in pairs_text.columns if c != "i"}, index=pairs_text["i"]
+            ),
+            section,
+        )
+    )
     if baseline in ranks.index and ranks.size > 1:
         holm = holm_test(scores, baseline, alpha=alpha)
-        holm_text = pd.DataFrame({"average rank": holm["average_rank"].map(lambda x: _num(x, 3)),
-                                  "z": holm["z"].map(lambda x: _num(x, 3)), "p": holm["p_value"].map(_p),
-                                  "alpha / (k - i)": holm["alpha_step"].map(_p),
-                                  "adjusted p": holm["adjusted_p"].map(_p),
-                                  "rejected": holm["rejected"].map({True: "yes", False: "no"})})
-        tables.append(ReportTable(
-            "holm", f"Holm's procedure against {baseline}", f"z-tests of each classifier's average rank "
-            f"against {baseline}'s, in step order; Holm's step-down procedure at alpha = {alpha}.", holm,
-            holm_text, pd.DataFrame({c: holm["rejected"].to_numpy() for c in holm_text.columns},
-                                    index=holm_text.index), section))
+        holm_text = pd.DataFrame(
+            {
+                "average rank": holm["average_rank"].map(lambda x: _num(x, 3)),
+                "z": holm["z"].map(lambda x: _num(x, 3)),
+                "p": holm["p_value"].map(_p),
+                "alpha / (k - i)": holm["alpha_step"].map(_p),
+                "adjusted p": holm["adjusted_p"].map(_p),
+                "rejected": holm["rejected"].map({True: "yes", False: "no"}),
+            }
+        )
+        tables.append(
+            ReportTable(
+                "holm",
+                f"Holm's procedure against {baseline}",
+                f"z-tests of each classifier's average rank "
+                f"against {baseline}'s, in step order; Holm's step-down procedure at alpha = {alpha}.",
+                holm,
+                holm_text,
+                pd.DataFrame({c: holm["rejected"].to_numpy() for c in holm_text.columns}, index=holm_text.index),
+                section,
+            )
+        )
     return tables, (ranks, nemenyi.critical_difference, alpha)
 
 
@@ -291,12 +351,25 @@ def _build(metrics, *, baseline, precision, alpha, test, vary, decimals):
             tables.extend(more)
             cd_inputs.append((section, condition, cd_input))
     times = time_table(metrics)
-    times_text = times.map(_seconds).rename(columns={"train_seconds_per_fold": "train s / fold",
-                                                     "test_seconds_per_fold": "test s / fold",
-                                                     "seconds_per_cv_run": "s / CV run"})
-    tables.append(ReportTable("time", "Time per classifier", "Seconds, averaged over data sets, conditions, "
-                              "folds and repeats; a CV run is all folds of one repeat (train + test).",
-                              times, times_text, None, "Overall"))
+    times_text = times.map(_seconds).rename(
+        columns={
+            "train_seconds_per_fold": "train s / fold",
+            "test_seconds_per_fold": "test s / fold",
+            "seconds_per_cv_run": "s / CV run",
+        }
+    )
+    tables.append(
+        ReportTable(
+            "time",
+            "Time per classifier",
+            "Seconds, averaged over data sets, conditions, "
+            "folds and repeats; a CV run is all folds of one repeat (train + test).",
+            times,
+            times_text,
+            None,
+            "Overall",
+        )
+    )
     if metrics["noise"].nunique() > 1:
         tables.extend(_noise_tables(metrics, decimals))
     return metrics, baseline, varied, tables, cd_inputs
@@ -307,36 +380,68 @@ def _noise_tables(metrics: pd.DataFrame, decimals: int) -> list[ReportTable]:
 
     acc = accuracy_table(metrics)
     levels = list(acc.columns.get_level_values(0).unique())
-    text = pd.DataFrame({f"noise {lv:g}": [f"{m:.{decimals}f} ({_num(s, decimals)})" for m, s in
-                                          zip(acc[(lv, "mean")], acc[(lv, "sd")], strict=True)]
-                         for lv in levels}, index=acc.index)
+    text = pd.DataFrame(
+        {
+            f"noise {lv:g}": [
+                f"{m:.{decimals}f} ({_num(s, decimals)})"
+                for m, s in zip(acc[(lv, "mean")], acc[(lv, "sd")], strict=True)
+            ]
+            for lv in levels
+        },
+        index=acc.index,
+    )
     means = pd.DataFrame({f"noise {lv:g}": acc[(lv, "mean")] for lv in levels}, index=acc.index)
-    out = [ReportTable("accuracy_by_noise", "Accuracy per noise level", "Mean accuracy (%) over data sets "
-                       "and, in parentheses, its standard deviation over data sets, per classifier and noise "
-                       "level (class noise in the training folds). Best per column in bold.", acc, text,
-                       means == means.max(), "Overall")]
+    out = [
+        ReportTable(
+            "accuracy_by_noise",
+            "Accuracy per noise level",
+            "Mean accuracy (%) over data sets "
+            "and, in parentheses, its standard deviation over data sets, per classifier and noise "
+            "level (class noise in the training folds). Best per column in bold.",
+            acc,
+            text,
+            means == means.max(),
+            "Overall",
+        )
+    ]
     try:
         ranks = friedman_rank_table(metrics)
     except DbayesError:
         return out
     rtext = ranks.copy().astype(object)
     for idx in ranks.index:
-        fmt = _p if idx.startswith("p (") else (lambda x: f"{x:.0f}") if idx == "data sets" else \
-            (lambda x: _num(x, 3))
+        fmt = _p if idx.startswith("p (") else (lambda x: f"{x:.0f}") if idx == "data sets" else (lambda x: _num(x, 3))
         rtext.loc[idx] = ranks.loc[idx].map(fmt)
     rtext.columns = [f"noise {c:g}" for c in ranks.columns]
     names = classifier_order(metrics)
     bold = pd.DataFrame(False, index=ranks.index, columns=rtext.columns)
     bold.loc[names] = (ranks.loc[names] == ranks.loc[names].min()).to_numpy()
-    out.append(ReportTable("ranks_by_noise", "Friedman ranks per noise level", "Average accuracy ranks "
-                           "(1 = best) per noise level, with Friedman's chi2_F, Iman-Davenport F_F and their "
-                           "p-values. Best per column in bold.", ranks, rtext, bold, "Overall"))
+    out.append(
+        ReportTable(
+            "ranks_by_noise",
+            "Friedman ranks per noise level",
+            "Average accuracy ranks "
+            "(1 = best) per noise level, with Friedman's chi2_F, Iman-Davenport F_F and their "
+            "p-values. Best per column in bold.",
+            ranks,
+            rtext,
+            bold,
+            "Overall",
+        )
+    )
     return out
 
 
-def summary_tables(metrics: pd.DataFrame, *, baseline: str | None = None, precision: int = 2,
-                   alpha: float = 0.05, test: str = "corrected", vary=None, decimals: int = 2
-                   ) -> list[ReportTable]:
+def summary_tables(
+    metrics: pd.DataFrame,
+    *,
+    baseline: str | None = None,
+    precision: int = 2,
+    alpha: float = 0.05,
+    test: str = "corrected",
+    vary=None,
+    decimals: int = 2,
+) -> list[ReportTable]:
     """Every table of the report, in report order.
 
     Parameters
@@ -356,8 +461,9 @@ def summary_tables(metrics: pd.DataFrame, *, baseline: str | None = None, precis
     vary : str or list of str, optional
         Numeric parameter columns the job varies; the noise level is added when it varies.
     """
-    return _build(metrics, baseline=baseline, precision=precision, alpha=alpha, test=test, vary=vary,
-                  decimals=decimals)[3]
+    return _build(
+        metrics, baseline=baseline, precision=precision, alpha=alpha, test=test, vary=vary, decimals=decimals
+    )[3]
 
 
 def render_text(tables: Sequence[ReportTable]) -> str:
@@ -378,34 +484,56 @@ def print_summary(metrics: pd.DataFrame, *, value: str = "error", file=None) -> 
 
 # ---------------------------------------------------------------------------------------------- figures
 
+
 def _figures(metrics, varied, cd_inputs) -> list[ReportFigure]:
     figures = []
     for section, condition, (ranks, cd, alpha) in cd_inputs:
         title = f"Nemenyi, alpha = {alpha}" + (f" ({section})" if section else "")
         fig = plots.cd_diagram(ranks, cd, cliques=nemenyi_cliques(ranks, cd), title=title)
-        caption = ("Average accuracy ranks (1 = best, at the right); classifiers joined by a thick bar are "
-                   f"not significantly different (Nemenyi, alpha = {alpha}, CD = {cd:.3f}).")
-        figures.append(ReportFigure(f"cd_{_slug(condition)}.png", "Critical-difference diagram", caption,
-                                    plots.figure_png(fig), section))
+        caption = (
+            "Average accuracy ranks (1 = best, at the right); classifiers joined by a thick bar are "
+            f"not significantly different (Nemenyi, alpha = {alpha}, CD = {cd:.3f})."
+        )
+        figures.append(
+            ReportFigure(
+                f"cd_{_slug(condition)}.png", "Critical-difference diagram", caption, plots.figure_png(fig), section
+            )
+        )
     for column in varied:
         acc = vary_table(metrics, column, "accuracy") * 100.0
-        fig = plots.line_plot(acc, ylabel="accuracy (%)", xlabel=column,
-                              title=f"Accuracy against {column}")
-        figures.append(ReportFigure(f"accuracy_vs_{column}.png", f"Accuracy against {column}",
-                                    "Mean accuracy over data sets (of the per-data-set means) at each "
-                                    f"{column}.",
-                                    plots.figure_png(fig), "Overall"))
+        fig = plots.line_plot(acc, ylabel="accuracy (%)", xlabel=column, title=f"Accuracy against {column}")
+        figures.append(
+            ReportFigure(
+                f"accuracy_vs_{column}.png",
+                f"Accuracy against {column}",
+                f"Mean accuracy over data sets (of the per-data-set means) at each {column}.",
+                plots.figure_png(fig),
+                "Overall",
+            )
+        )
         seconds = metrics.assign(seconds=metrics.get("train_seconds", 0.0) + metrics.get("test_seconds", 0.0))
         times = vary_table(seconds, column, "seconds")
-        fig = plots.line_plot(times, ylabel="seconds per fold (train + test)", xlabel=column,
-                              title=f"Time against {column}", logy=bool((times.to_numpy() > 0).all()))
-        figures.append(ReportFigure(f"time_vs_{column}.png", f"Time against {column}",
-                                    f"Mean train + test seconds per fold over data sets at each {column}.",
-                                    plots.figure_png(fig), "Overall"))
+        fig = plots.line_plot(
+            times,
+            ylabel="seconds per fold (train + test)",
+            xlabel=column,
+            title=f"Time against {column}",
+            logy=bool((times.to_numpy() > 0).all()),
+        )
+        figures.append(
+            ReportFigure(
+                f"time_vs_{column}.png",
+                f"Time against {column}",
+                f"Mean train + test seconds per fold over data sets at each {column}.",
+                plots.figure_png(fig),
+                "Overall",
+            )
+        )
     return figures
 
 
 # -------------------------------------------------------------------------------------------- rendering
+
 
 def _flat(columns) -> list[str]:
     return [" ".join(str(c) for c in col) if isinstance(col, tuple) else str(col) for col in columns]
@@ -417,8 +545,10 @@ def _md_cell(text: str) -> str:
 
 def _table_markdown(table: ReportTable) -> str:
     header = [table.text.index.name or ""] + _flat(table.text.columns)
-    lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |",
-             "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+    lines = [
+        "| " + " | ".join(_md_cell(h) for h in header) + " |",
+        "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|",
+    ]
     for r, idx in enumerate(table.text.index):
         cells = []
         for c in range(table.text.shape[1]):
@@ -436,16 +566,17 @@ def _sections(tables, figures):
         order.remove("Overall")
         order.append("Overall")
     for section in order:
-        yield (section, [t for t in tables if t.section == section],
-               [f for f in figures if f.section == section])
+        yield (section, [t for t in tables if t.section == section], [f for f in figures if f.section == section])
 
 
 def _intro(metrics, baseline, varied) -> list[str]:
     names = classifier_order(metrics)
-    return [f"Data sets: {metrics['dataset'].nunique()}; classifiers: {', '.join(names)}; "
-            f"repeats: {metrics['repeat'].nunique()}; folds: {metrics['fold'].nunique()}; "
-            f"noise levels: {', '.join(f'{x:g}' for x in sorted(metrics['noise'].unique()))}.",
-            f"Baseline: {baseline}." + (f" Varied: {', '.join(varied)}." if varied else "")]
+    return [
+        f"Data sets: {metrics['dataset'].nunique()}; classifiers: {', '.join(names)}; "
+        f"repeats: {metrics['repeat'].nunique()}; folds: {metrics['fold'].nunique()}; "
+        f"noise levels: {', '.join(f'{x:g}' for x in sorted(metrics['noise'].unique()))}.",
+        f"Baseline: {baseline}." + (f" Varied: {', '.join(varied)}." if varied else ""),
+    ]
 
 
 def render_markdown(title, intro, tables, figures, skipped) -> str:
@@ -459,8 +590,7 @@ def render_markdown(title, intro, tables, figures, skipped) -> str:
         for table in sec_tables:
             out += [f"### {table.title}", "", _table_markdown(table), "", f"*{table.caption}*", ""]
         for figure in sec_figures:
-            out += [f"### {figure.title}", "", f"![{figure.title}]({figure.filename})", "",
-                    f"*{figure.caption}*", ""]
+            out += [f"### {figure.title}", "", f"![{figure.title}]({figure.filename})", "", f"*{figure.caption}*", ""]
     return "\n".join(out)
 
 
@@ -496,9 +626,13 @@ def _table_html(table: ReportTable) -> str:
 
 def render_html(title, intro, tables, figures, skipped) -> str:
     """The self-contained HTML report: PNG figures embedded as base64 data URIs."""
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{html.escape(title)}</title>", f"<style>{_CSS}</style></head><body>",
-           f"<h1>{html.escape(title)}</h1>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+    ]
     out += [f"<p>{html.escape(line)}</p>" for line in intro]
     if skipped:
         out.append(f'<p class="note">Figures were skipped: {html.escape(skipped)}</p>')
@@ -506,20 +640,34 @@ def render_html(title, intro, tables, figures, skipped) -> str:
         if section:
             out.append(f"<h2>{html.escape(section)}</h2>")
         for table in sec_tables:
-            out += [f"<h3>{html.escape(table.title)}</h3>", _table_html(table),
-                    f'<p class="caption">{html.escape(table.caption)}</p>']
+            out += [
+                f"<h3>{html.escape(table.title)}</h3>",
+                _table_html(table),
+                f'<p class="caption">{html.escape(table.caption)}</p>',
+            ]
         for figure in sec_figures:
             data = base64.b64encode(figure.png).decode("ascii")
-            out += [f"<h3>{html.escape(figure.title)}</h3>",
-                    f'<figure><img alt="{html.escape(figure.title)}" src="data:image/png;base64,{data}">',
-                    f'<figcaption class="caption">{html.escape(figure.caption)}</figcaption></figure>']
+            out += [
+                f"<h3>{html.escape(figure.title)}</h3>",
+                f'<figure><img alt="{html.escape(figure.title)}" src="data:image/png;base64,{data}">',
+                f'<figcaption class="caption">{html.escape(figure.caption)}</figcaption></figure>',
+            ]
     out.append("</body></html>")
     return "\n".join(out)
 
 
-def write_report(metrics: pd.DataFrame, out_dir: str | Path, *, baseline: str | None = None,
-                 title: str | None = None, vary=None, precision: int = 2, alpha: float = 0.05,
-                 test: str = "corrected", plot: bool = True) -> ReportPaths:
+def write_report(
+    metrics: pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    baseline: str | None = None,
+    title: str | None = None,
+    vary=None,
+    precision: int = 2,
+    alpha: float = 0.05,
+    test: str = "corrected",
+    plot: bool = True,
+) -> ReportPaths:
     """Write ``report.md`` (with the PNG figures beside it) and the self-contained ``report.html``.
 
     Parameters are those of :func:`summary_tables`; ``plot=False`` skips the figures, as does a missing
@@ -530,7 +678,8 @@ def write_report(metrics: pd.DataFrame, out_dir: str | Path, *, baseline: str | 
     ReportPaths
     """
     metrics, baseline, varied, tables, cd_inputs = _build(
-        metrics, baseline=baseline, precision=precision, alpha=alpha, test=test, vary=vary, decimals=2)
+        metrics, baseline=baseline, precision=precision, alpha=alpha, test=test, vary=vary, decimals=2
+    )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     skipped = None

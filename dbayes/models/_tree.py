@@ -112,10 +112,7 @@ def value_cmi_terms(n_cij: np.ndarray) -> np.ndarray:
     safe = np.where(pos, n, 1.0)
     with np.errstate(divide="ignore"):
         ratio = (
-            np.log(safe)
-            + np.log(np.maximum(n_c, 1.0))
-            - np.log(np.maximum(n_ci, 1.0))
-            - np.log(np.maximum(n_cj, 1.0))
+            np.log(safe) + np.log(np.maximum(n_c, 1.0)) - np.log(np.maximum(n_ci, 1.0)) - np.log(np.maximum(n_cj, 1.0))
         )
     return np.where(pos, n * ratio, 0.0) / total
 

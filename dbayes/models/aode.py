@@ -103,9 +103,7 @@ class _SuperParentModel(Model):
         offsets[p] = int(sizes.sum())
         for a in range(d):
             if a != p:
-                stacked[:, offsets[a] : offsets[a] + sizes[a]] = child_table(p, a).reshape(
-                    tables.n_classes, -1
-                )
+                stacked[:, offsets[a] : offsets[a] + sizes[a]] = child_table(p, a).reshape(tables.n_classes, -1)
         self.child_.append(np.ascontiguousarray(stacked.T))  # (cells, C): one row gather per term
         self.offsets_.append(offsets)
 

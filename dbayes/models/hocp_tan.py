@@ -138,8 +138,7 @@ class HOCPTAN(Model):
         slots = np.asarray(tables.cards, dtype=np.int64) + 1
         X = np.asarray(train.X)
         self.configs_ = [
-            ConfigurationCounts(X, train.y, k, sorted(self.ancestors_[k]), slots, tables.n_classes)
-            for k in range(d)
+            ConfigurationCounts(X, train.y, k, sorted(self.ancestors_[k]), slots, tables.n_classes) for k in range(d)
         ]
         self.prior_ = [marginal_prior(tables.attr(k)) for k in range(d)]
         self._set_fitted(tables)

@@ -98,9 +98,7 @@ class LazyTAN(Model):
                     continue
                 n = tables.pair(p, k)[:, :-1, :-1].astype(np.float64)
                 t = np.zeros((C, tables.cards[p] + 1, tables.cards[k] + 1))
-                t[:, :-1, :-1] = np.log(n + self.n0 * self.prior_[k]) - np.log(
-                    n.sum(axis=2, keepdims=True) + self.n0
-                )
+                t[:, :-1, :-1] = np.log(n + self.n0 * self.prior_[k]) - np.log(n.sum(axis=2, keepdims=True) + self.n0)
                 t[:, -1, :] = self.class_cpt_[k]  # missing parent value: the class alone
                 self.pair_cpt_[p, k] = t
         self._set_fitted(tables)

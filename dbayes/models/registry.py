@@ -5,22 +5,30 @@ from __future__ import annotations
 import inspect
 
 from dbayes.errors import JobError
+from dbayes.models.aode import AODE, WAODE
 from dbayes.models.base import Model
+from dbayes.models.hocp_tan import HOCPTAN
+from dbayes.models.lazy_tan import LazyTAN
 from dbayes.models.nb import NaiveBayes
+from dbayes.models.semilazy_tan import SemiLazyTAN
+from dbayes.models.sp_tan import SuperParentTAN
 from dbayes.models.tan import TAN
+from dbayes.models.trees import C45, CredalC45
 
 __all__ = ["REGISTRY", "make_model", "register"]
 
-REGISTRY: dict[str, type[Model]] = {}
+REGISTRY: dict[str, type] = {}
 
 
-def register(cls: type[Model]) -> type[Model]:
-    REGISTRY[cls.name] = cls
+def register(cls: type, name: str | None = None) -> type:
+    REGISTRY[name or cls.name] = cls
     return cls
 
 
-for _cls in (NaiveBayes, TAN):
+for _cls in (NaiveBayes, TAN, SemiLazyTAN, HOCPTAN, SuperParentTAN, LazyTAN, AODE, WAODE):
     register(_cls)
+register(C45, "c45")
+register(CredalC45, "credal-c45")
 
 
 def make_model(name: str, **params) -> Model:
@@ -40,5 +48,7 @@ def make_model(name: str, **params) -> Model:
         model = cls(**params)
     except TypeError as exc:
         raise JobError(f"classifier {name!r}: {exc}") from None
-    model.check_params()
+    check = getattr(model, "check_params", None)
+    if check is not None:
+        check()
     return model

@@ -107,9 +107,7 @@ class SemiLazyTAN(Model):
             blocks = [friedman_log_cpt(tables, k, j, self.n0) for j in self.ancestors_[k]]
             blocks.append(friedman_log_cpt(tables, k, -1, self.n0))  # (C, 1, V_k + 1): class only
             flat = [b.reshape(tables.n_classes, -1).T for b in blocks]
-            self.offsets_.append(
-                np.concatenate([[0], np.cumsum([len(b) for b in flat])[:-1]]).astype(np.int64)
-            )
+            self.offsets_.append(np.concatenate([[0], np.cumsum([len(b) for b in flat])[:-1]]).astype(np.int64))
             self.stacked_cpt_.append(np.ascontiguousarray(np.concatenate(flat, axis=0)))
         self._set_fitted(tables)
         return self

@@ -54,9 +54,7 @@ def loo_class_log_prior(tables: CountTables, y: np.ndarray) -> np.ndarray:
     return np.log(counts + 1.0) - np.log(n_c.sum() - 1.0 + C)
 
 
-def loo_log_factor(
-    tables: CountTables, X: np.ndarray, y: np.ndarray, k: int, p: int, n0: float
-) -> np.ndarray:
+def loo_log_factor(tables: CountTables, X: np.ndarray, y: np.ndarray, k: int, p: int, n0: float) -> np.ndarray:
     """``(n, C)``: leave-one-out log θ_s(x_k | c, x_p) (eq. 8) of training rows ``X, y`` (counted in
     ``tables``).
 

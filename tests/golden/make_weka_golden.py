@@ -124,9 +124,7 @@ def histogram_frame(values: np.ndarray, counts: np.ndarray) -> pd.DataFrame:
 def run_weka(jar: str, files: list[Path], workdir: Path) -> list[list[str]]:
     classes = workdir / "classes"
     classes.mkdir(exist_ok=True)
-    subprocess.run(
-        ["javac", "-cp", jar, "-d", str(classes), str(HERE / "WekaDiscretizeGolden.java")], check=True
-    )
+    subprocess.run(["javac", "-cp", jar, "-d", str(classes), str(HERE / "WekaDiscretizeGolden.java")], check=True)
     cmd = ["java", "-Xmx2g", "-cp", f"{jar}:{classes}", "WekaDiscretizeGolden", ",".join(map(str, EF_BINS))]
     res = subprocess.run(cmd + [str(f) for f in files], capture_output=True, text=True)
     if res.returncode != 0:
@@ -201,14 +199,10 @@ def main() -> None:
             "weka_version": version,
             "java": java,
             "date": dt.date.today().isoformat(),
-            "mdl_filter": (
-                "weka.filters.supervised.attribute.Discretize -R first-last (class = last attribute)"
-            ),
+            "mdl_filter": ("weka.filters.supervised.attribute.Discretize -R first-last (class = last attribute)"),
             "ef_filter": "weka.filters.unsupervised.attribute.Discretize -F -B <bins> -R first-last",
             "ef_bins": list(EF_BINS),
-            "generator": (
-                "python tests/golden/make_weka_golden.py (drives tests/golden/WekaDiscretizeGolden.java)"
-            ),
+            "generator": ("python tests/golden/make_weka_golden.py (drives tests/golden/WekaDiscretizeGolden.java)"),
             "precision": "cut points are Weka's doubles, exact (read as raw bits, stored with repr)",
         },
         "bundled": bundled,

@@ -102,8 +102,9 @@ class SignTestResult:
     alternative: str
 
 
-def sign_test(wins: int, losses: int, draws: int = 0, *, alternative: str = "two-sided",
-              draws_mode: str = "ignore") -> SignTestResult:
+def sign_test(
+    wins: int, losses: int, draws: int = 0, *, alternative: str = "two-sided", draws_mode: str = "ignore"
+) -> SignTestResult:
     """Binomial sign test of wins against losses, under H0 that both are equiprobable.
 
     Parameters
@@ -171,8 +172,9 @@ def _signed_rank_null_counts(n: int) -> np.ndarray:
     return counts
 
 
-def wilcoxon_signed_rank(a, b, *, alternative: str = "two-sided", zero_method: str = "wilcox",
-                         method: str = "auto", correction: bool = False) -> WilcoxonResult:
+def wilcoxon_signed_rank(
+    a, b, *, alternative: str = "two-sided", zero_method: str = "wilcox", method: str = "auto", correction: bool = False
+) -> WilcoxonResult:
     """Wilcoxon signed-ranks test of the differences ``a - b`` (Demsar 2006, sec. 3.1.3).
 
     Parameters

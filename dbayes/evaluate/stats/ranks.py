@@ -45,8 +45,7 @@ def _scores_frame(scores, names=None) -> pd.DataFrame:
         frame.columns = list(names)
     frame = frame.astype(np.float64)
     if frame.isna().to_numpy().any():
-        raise DbayesError("the scores table has missing values; every classifier needs a score on every "
-                          "data set")
+        raise DbayesError("the scores table has missing values; every classifier needs a score on every data set")
     if frame.shape[1] < 2 or frame.shape[0] < 1:
         raise DbayesError(f"need at least 2 classifiers and 1 data set, got shape {frame.shape}")
     return frame
@@ -93,8 +92,7 @@ class FriedmanResult:
     tie_correction: bool
 
 
-def friedman_test(scores, *, higher_is_better: bool = True, names=None,
-                  tie_correction: bool = False) -> FriedmanResult:
+def friedman_test(scores, *, higher_is_better: bool = True, names=None, tie_correction: bool = False) -> FriedmanResult:
     """Friedman test with the Iman-Davenport correction (Demsar 2006, eq. for chi2_F and F_F).
 
     ``chi2_F = 12N / (k(k+1)) [sum_j R_j^2 - k(k+1)^2/4]`` and ``F_F = (N-1) chi2_F / (N(k-1) - chi2_F)``.
@@ -201,9 +199,15 @@ def nemenyi_test(scores, *, alpha: float = 0.05, higher_is_better: bool = True, 
     p = np.clip(np.where(diff == 0, 1.0, p), 0.0, 1.0)
     labels = ranks.index
     q = nemenyi_critical_value(k, alpha)
-    return NemenyiResult(pd.DataFrame(p, index=labels, columns=labels),
-                         pd.DataFrame(diff, index=labels, columns=labels),
-                         ranks, q * se, q, alpha, n)
+    return NemenyiResult(
+        pd.DataFrame(p, index=labels, columns=labels),
+        pd.DataFrame(diff, index=labels, columns=labels),
+        ranks,
+        q * se,
+        q,
+        alpha,
+        n,
+    )
 
 
 def nemenyi_cliques(average_ranks: pd.Series, cd: float) -> list[list[str]]:
@@ -221,7 +225,7 @@ def nemenyi_cliques(average_ranks: pd.Series, cd: float) -> list[list[str]]:
         while j + 1 < len(r) and r[j + 1] - r[i] < cd:
             j += 1
         if j > i and j > last_end:
-            cliques.append(names[i:j + 1])
+            cliques.append(names[i : j + 1])
             last_end = j
     return cliques
 
@@ -241,8 +245,7 @@ def pairwise_z_tests(average_ranks: pd.Series, n_datasets: int, *, alpha: float 
         for b in range(a + 1, k):
             ra, rb = float(average_ranks.iloc[a]), float(average_ranks.iloc[b])
             z = abs(ra - rb) / se
-            rows.append((f"{names[a]} vs. {names[b]}", names[a], names[b], ra - rb, z,
-                         float(2.0 * _st.norm.sf(z))))
+            rows.append((f"{names[a]} vs. {names[b]}", names[a], names[b], ra - rb, z, float(2.0 * _st.norm.sf(z))))
     frame = pd.DataFrame(rows, columns=["algorithms", "first", "second", "rank_difference", "z", "p_value"])
     frame = frame.sort_values("p_value", kind="mergesort").reset_index(drop=True)
     m = len(frame)
@@ -286,8 +289,7 @@ def holm(p_values, *, alpha: float = 0.05) -> pd.DataFrame:
     return out
 
 
-def holm_test(scores, control: str, *, alpha: float = 0.05, higher_is_better: bool = True,
-              names=None) -> pd.DataFrame:
+def holm_test(scores, control: str, *, alpha: float = 0.05, higher_is_better: bool = True, names=None) -> pd.DataFrame:
     """Compare every classifier with ``control`` by z-tests on average ranks, Holm-adjusted.
 
     ``z = (R_control - R_i) / sqrt(k(k+1)/(6N))``; two-tailed p-values; then :func:`holm`. Rows are in

@@ -92,12 +92,18 @@ def select(metrics: pd.DataFrame, where: Mapping | None = None, *, unique: bool 
         raise DataError(f"no metrics rows match {dict(where or {})}")
     duplicated = metrics.duplicated(_KEY)
     if unique and duplicated.any():
-        varied = [c for c in metrics.columns if c not in _KEY and metrics[c].dtype.kind in "biuf"
-                  and metrics.loc[metrics.duplicated(_KEY, keep=False), c].nunique() > 1
-                  and c not in ("accuracy", "error", "log_loss", "train_seconds", "test_seconds",
-                                "n_train", "n_test")]
-        raise DataError(f"{int(duplicated.sum())} rows repeat a (dataset, classifier, repeat, fold); "
-                        f"select one value of the varied column(s) {varied} with where={{...}}")
+        varied = [
+            c
+            for c in metrics.columns
+            if c not in _KEY
+            and metrics[c].dtype.kind in "biuf"
+            and metrics.loc[metrics.duplicated(_KEY, keep=False), c].nunique() > 1
+            and c not in ("accuracy", "error", "log_loss", "train_seconds", "test_seconds", "n_train", "n_test")
+        ]
+        raise DataError(
+            f"{int(duplicated.sum())} rows repeat a (dataset, classifier, repeat, fold); "
+            f"select one value of the varied column(s) {varied} with where={{...}}"
+        )
     return metrics
 
 
@@ -105,18 +111,19 @@ def _is_float(value) -> bool:
     return isinstance(value, float | np.floating)
 
 
-def dataset_scores(metrics: pd.DataFrame, value: str = "accuracy", *, where: Mapping | None = None,
-                   complete: bool = True) -> pd.DataFrame:
+def dataset_scores(
+    metrics: pd.DataFrame, value: str = "accuracy", *, where: Mapping | None = None, complete: bool = True
+) -> pd.DataFrame:
     """Per-data-set mean of ``value`` over folds and repeats: rows data sets, columns classifiers.
 
     With ``complete`` (the default) a data set missing a classifier raises, since rank tests need every
     cell.
     """
     rows = select(metrics, where)
-    table = rows.pivot_table(index="dataset", columns="classifier", values=value, aggfunc="mean",
-                             observed=True, sort=False)
-    table = table.reindex(index=[d for d in _dataset_order(rows) if d in table.index],
-                          columns=classifier_order(rows))
+    table = rows.pivot_table(
+        index="dataset", columns="classifier", values=value, aggfunc="mean", observed=True, sort=False
+    )
+    table = table.reindex(index=[d for d in _dataset_order(rows) if d in table.index], columns=classifier_order(rows))
     if complete and table.isna().to_numpy().any():
         gaps = table.isna().stack()
         raise DataError(f"no {value} for (dataset, classifier) {list(gaps[gaps].index)[:5]}")
@@ -124,8 +131,7 @@ def dataset_scores(metrics: pd.DataFrame, value: str = "accuracy", *, where: Map
     return table
 
 
-def dataset_summary(metrics: pd.DataFrame, value: str = "error", *, where: Mapping | None = None
-                    ) -> pd.DataFrame:
+def dataset_summary(metrics: pd.DataFrame, value: str = "error", *, where: Mapping | None = None) -> pd.DataFrame:
     """Long table of mean, standard deviation (ddof 1, over folds x repeats) and count per (dataset,
     classifier)."""
     rows = select(metrics, where)
@@ -178,8 +184,9 @@ def time_table(metrics: pd.DataFrame, *, where: Mapping | None = None) -> pd.Dat
     return out
 
 
-def wld_table(metrics: pd.DataFrame, baseline: str, precision: int | None = 2, *,
-              where: Mapping | None = None) -> pd.DataFrame:
+def wld_table(
+    metrics: pd.DataFrame, baseline: str, precision: int | None = 2, *, where: Mapping | None = None
+) -> pd.DataFrame:
     """Seed 000 Table 4: WIN/LOSS/DRAW of ``baseline`` against each other classifier, with the sign test.
 
     A win is a data set where ``baseline``'s mean error, in percent rounded to ``precision`` decimals, is
@@ -228,8 +235,7 @@ def accuracy_table(metrics: pd.DataFrame, *, by: str = "noise") -> pd.DataFrame:
     return table
 
 
-def friedman_rank_table(metrics: pd.DataFrame, *, by: str = "noise", value: str = "accuracy"
-                        ) -> pd.DataFrame:
+def friedman_rank_table(metrics: pd.DataFrame, *, by: str = "noise", value: str = "accuracy") -> pd.DataFrame:
     """Seed 003 Table 2: Friedman's average ranks (1 = best accuracy) per classifier and value of ``by``,
     followed by the rows ``chi2_F``, ``p (chi2_F)``, ``F_F`` (Iman-Davenport) and ``p (F_F)``."""
     metrics = check_metrics(metrics)
@@ -237,17 +243,22 @@ def friedman_rank_table(metrics: pd.DataFrame, *, by: str = "noise", value: str 
     for level in _levels(metrics, by):
         scores = dataset_scores(metrics, value, where={by: level})
         result = friedman_test(scores, higher_is_better=value != "error")
-        stats = pd.Series({"chi2_F": result.statistic, "p (chi2_F)": result.p_value,
-                           "F_F": result.iman_davenport, "p (F_F)": result.ff_p_value,
-                           "data sets": float(result.n_datasets)})
+        stats = pd.Series(
+            {
+                "chi2_F": result.statistic,
+                "p (chi2_F)": result.p_value,
+                "F_F": result.iman_davenport,
+                "p (F_F)": result.ff_p_value,
+                "data sets": float(result.n_datasets),
+            }
+        )
         columns[level] = pd.concat([result.average_ranks, stats])
     table = pd.DataFrame(columns)
     table.columns.name = by
     return table
 
 
-def nemenyi_table(metrics: pd.DataFrame, *, where: Mapping | None = None, alpha: float = 0.05
-                  ) -> pd.DataFrame:
+def nemenyi_table(metrics: pd.DataFrame, *, where: Mapping | None = None, alpha: float = 0.05) -> pd.DataFrame:
     """Seed 003 Tables 3-4: every pair with its z, unadjusted p and Nemenyi's threshold alpha/m, plus the
     p-value of the studentized-range Nemenyi test (``p_nemenyi``)."""
     scores = dataset_scores(metrics, "accuracy", where=where)
@@ -263,8 +274,9 @@ def nemenyi_pvalue_table(metrics: pd.DataFrame, *, where: Mapping | None = None)
     return nemenyi_test(dataset_scores(metrics, "accuracy", where=where)).p_values
 
 
-def ttest_by_dataset(metrics: pd.DataFrame, baseline: str, *, test: str = "corrected",
-                     alpha: float = 0.05, where: Mapping | None = None) -> pd.DataFrame:
+def ttest_by_dataset(
+    metrics: pd.DataFrame, baseline: str, *, test: str = "corrected", alpha: float = 0.05, where: Mapping | None = None
+) -> pd.DataFrame:
     """Per data set, the two-tailed paired t-test of ``baseline``'s fold accuracies against each other
     classifier's (seed 004), the folds paired on (repeat, fold).
 
@@ -279,8 +291,7 @@ def ttest_by_dataset(metrics: pd.DataFrame, baseline: str, *, test: str = "corre
     out = []
     for dataset in _dataset_order(rows):
         part = rows[rows["dataset"] == dataset]
-        folds = part.pivot_table(index=["repeat", "fold"], columns="classifier", values="accuracy",
-                                 observed=True)
+        folds = part.pivot_table(index=["repeat", "fold"], columns="classifier", values="accuracy", observed=True)
         for other in classifier_order(rows):
             if other == baseline or other not in folds.columns or baseline not in folds.columns:
                 continue
@@ -291,27 +302,55 @@ def ttest_by_dataset(metrics: pd.DataFrame, baseline: str, *, test: str = "corre
                 for column in ("n_train", "n_test"):
                     if column not in part.columns:
                         raise DataError(f"the corrected t-test needs the column {column!r}")
-                result = corrected_resampled_t_test(pair[baseline], pair[other],
-                                                    n_train=part["n_train"], n_test=part["n_test"])
+                result = corrected_resampled_t_test(
+                    pair[baseline], pair[other], n_train=part["n_train"], n_test=part["n_test"]
+                )
             else:
                 result = paired_t_test(pair[baseline], pair[other])
             outcome = "tie"
             if result.p_value < alpha:
                 outcome = "win" if result.mean_difference > 0 else "loss"
-            out.append((dataset, other, float(pair[baseline].mean()), float(pair[other].mean()),
-                        result.mean_difference, result.statistic, result.p_value, len(pair), outcome))
-    return pd.DataFrame(out, columns=["dataset", "classifier", "baseline_accuracy", "accuracy",
-                                      "difference", "t", "p_value", "n_folds", "outcome"])
+            out.append(
+                (
+                    dataset,
+                    other,
+                    float(pair[baseline].mean()),
+                    float(pair[other].mean()),
+                    result.mean_difference,
+                    result.statistic,
+                    result.p_value,
+                    len(pair),
+                    outcome,
+                )
+            )
+    return pd.DataFrame(
+        out,
+        columns=[
+            "dataset",
+            "classifier",
+            "baseline_accuracy",
+            "accuracy",
+            "difference",
+            "t",
+            "p_value",
+            "n_folds",
+            "outcome",
+        ],
+    )
 
 
-def ttest_wtl_table(metrics: pd.DataFrame, baseline: str, *, test: str = "corrected",
-                    alpha: float = 0.05, where: Mapping | None = None) -> pd.DataFrame:
+def ttest_wtl_table(
+    metrics: pd.DataFrame, baseline: str, *, test: str = "corrected", alpha: float = 0.05, where: Mapping | None = None
+) -> pd.DataFrame:
     """Seed 004 Table 2 summary: for each other classifier, the number of data sets where ``baseline`` is
     significantly better (win), not significantly different (tie), significantly worse (loss)."""
     detail = ttest_by_dataset(metrics, baseline, test=test, alpha=alpha, where=where)
     counts = pd.crosstab(detail["classifier"], detail["outcome"])
-    counts = counts.reindex(index=[c for c in classifier_order(select(metrics, where)) if c != baseline],
-                            columns=["win", "tie", "loss"], fill_value=0)
+    counts = counts.reindex(
+        index=[c for c in classifier_order(select(metrics, where)) if c != baseline],
+        columns=["win", "tie", "loss"],
+        fill_value=0,
+    )
     counts.columns.name = None
     return counts.astype(int)
 
@@ -330,8 +369,7 @@ def vary_table(metrics: pd.DataFrame, vary: str, value: str = "accuracy") -> pd.
     return table.sort_index().reindex(columns=classifier_order(metrics))
 
 
-def format_summary(metrics: pd.DataFrame, value: str = "error", *, percent: bool = True,
-                   decimals: int = 2) -> str:
+def format_summary(metrics: pd.DataFrame, value: str = "error", *, percent: bool = True, decimals: int = 2) -> str:
     """Fixed-width text table of mean +- sd of ``value`` per data set (rows) and classifier (columns).
 
     With several noise levels the rows are (dataset, noise). The sd is over folds x repeats. Best mean per

@@ -53,7 +53,23 @@ from dbayes.models.trees.schema import (
 from dbayes.models.trees.splits import Criterion
 from dbayes.models.trees.stats import GrowerState, SplitStats, add_stats, split_statistics
 
-__all__ = ["C45", "CredalC45", "TreeGrower", "fit_local", "entropy", "upper_entropy",
-           "max_entropy_distribution", "NumericGrid", "TreeSchema", "encode_frame", "numeric_value_counts",
-           "merge_value_counts", "numeric_grid", "Criterion", "GrowerState", "SplitStats", "add_stats",
-           "split_statistics"]
+__all__ = [
+    "C45",
+    "CredalC45",
+    "TreeGrower",
+    "fit_local",
+    "entropy",
+    "upper_entropy",
+    "max_entropy_distribution",
+    "NumericGrid",
+    "TreeSchema",
+    "encode_frame",
+    "numeric_value_counts",
+    "merge_value_counts",
+    "numeric_grid",
+    "Criterion",
+    "GrowerState",
+    "SplitStats",
+    "add_stats",
+    "split_statistics",
+]

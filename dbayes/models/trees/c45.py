@@ -106,8 +106,13 @@ class TreeClassifierBase:
         nodes = grower.nodes
         collapse(nodes)
         if not self.unpruned:
-            prune_tree(nodes, confidence=self.confidence, subtree_raising=self.subtree_raising, block=block,
-                       schema=grower.schema)
+            prune_tree(
+                nodes,
+                confidence=self.confidence,
+                subtree_raising=self.subtree_raising,
+                block=block,
+                schema=grower.schema,
+            )
         self.schema_ = grower.schema
         self.grids_ = grower.grids
         self.classes_ = np.array(grower.schema.classes, dtype=object)
@@ -223,8 +228,15 @@ class C45(TreeClassifierBase):
 
     _param_names = ("confidence", "min_leaf", "unpruned", "subtree_raising", "max_exact_values")
 
-    def __init__(self, *, confidence=0.25, min_leaf=2, unpruned=False, subtree_raising=True,
-                 max_exact_values=DEFAULT_MAX_EXACT_VALUES):
+    def __init__(
+        self,
+        *,
+        confidence=0.25,
+        min_leaf=2,
+        unpruned=False,
+        subtree_raising=True,
+        max_exact_values=DEFAULT_MAX_EXACT_VALUES,
+    ):
         self.confidence = confidence
         self.min_leaf = min_leaf
         self.unpruned = unpruned

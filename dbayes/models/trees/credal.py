@@ -51,8 +51,16 @@ class CredalC45(TreeClassifierBase):
 
     _param_names = ("s", "confidence", "min_leaf", "unpruned", "subtree_raising", "max_exact_values")
 
-    def __init__(self, *, s=1.0, confidence=0.25, min_leaf=2, unpruned=False, subtree_raising=True,
-                 max_exact_values=DEFAULT_MAX_EXACT_VALUES):
+    def __init__(
+        self,
+        *,
+        s=1.0,
+        confidence=0.25,
+        min_leaf=2,
+        unpruned=False,
+        subtree_raising=True,
+        max_exact_values=DEFAULT_MAX_EXACT_VALUES,
+    ):
         self.s = s
         self.confidence = confidence
         self.min_leaf = min_leaf

@@ -49,6 +49,7 @@ def to_text(nodes: list, schema, title: str = "J48 pruned tree") -> str:
     if not root.is_split:
         lines.append(f": {_leaf_label(schema, root)}")
     else:
+
         def walk(i, depth):
             node = nodes[i]
             for b, c in enumerate(node.children):
@@ -59,6 +60,7 @@ def to_text(nodes: list, schema, title: str = "J48 pruned tree") -> str:
                     walk(c, depth + 1)
                 else:
                     lines.append(f"{head}: {_leaf_label(schema, child, node)}")
+
         walk(0, 0)
     n_leaves = sum(1 for nd in nodes if not nd.is_split)
     lines += ["", f"Number of Leaves  : \t{n_leaves}", "", f"Size of the tree : \t{len(nodes)}"]
@@ -79,8 +81,10 @@ def to_dict(nodes: list, schema, i: int = 0, parent=None) -> dict:
     out["kind"] = "numeric" if node.kind == NUMERIC else "nominal"
     if node.kind == NUMERIC:
         out["threshold"] = float(node.threshold)
-    out["branches"] = [{"condition": _condition(nodes, schema, node, b),
-                        "node": to_dict(nodes, schema, c, node)} for b, c in enumerate(node.children)]
+    out["branches"] = [
+        {"condition": _condition(nodes, schema, node, b), "node": to_dict(nodes, schema, c, node)}
+        for b, c in enumerate(node.children)
+    ]
     return out
 
 

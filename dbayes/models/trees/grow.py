@@ -77,10 +77,13 @@ class TreeGrower:
         # the routing arrays (FlatTree), kept up to date as nodes are split and added
         self._kind, self._col, self._thr, self._start, self._nch = [OPEN], [-1], [np.nan], [0], [0]
         self._children, self._share = [], []
-        self.multi_val = all(k == "nominal" and schema.card(i) >= MANY_VALUES_FRACTION * n_train
-                             for i, k in enumerate(schema.kinds))
-        self.in_average = [k == "numeric" or self.multi_val or schema.card(i) < MANY_VALUES_FRACTION * n_train
-                           for i, k in enumerate(schema.kinds)]
+        self.multi_val = all(
+            k == "nominal" and schema.card(i) >= MANY_VALUES_FRACTION * n_train for i, k in enumerate(schema.kinds)
+        )
+        self.in_average = [
+            k == "numeric" or self.multi_val or schema.card(i) < MANY_VALUES_FRACTION * n_train
+            for i, k in enumerate(schema.kinds)
+        ]
 
     @property
     def done(self) -> bool:
@@ -88,10 +91,15 @@ class TreeGrower:
 
     def state(self) -> GrowerState:
         """The picklable state a block needs (broadcast once per level)."""
-        tree = FlatTree(np.array(self._kind, dtype=np.int8), np.array(self._col, dtype=np.int64),
-                        np.array(self._thr, dtype=np.float64), np.array(self._start, dtype=np.int64),
-                        np.array(self._nch, dtype=np.int64), np.array(self._children, dtype=np.int64),
-                        np.array(self._share, dtype=np.float64))
+        tree = FlatTree(
+            np.array(self._kind, dtype=np.int8),
+            np.array(self._col, dtype=np.int64),
+            np.array(self._thr, dtype=np.float64),
+            np.array(self._start, dtype=np.int64),
+            np.array(self._nch, dtype=np.int64),
+            np.array(self._children, dtype=np.int64),
+            np.array(self._share, dtype=np.float64),
+        )
         return GrowerState(self.schema, self.grids, tree, self.open_nodes.copy())
 
     def split_level(self, stats: SplitStats) -> np.ndarray:
@@ -114,8 +122,7 @@ class TreeGrower:
             self._make_split(node, a, bags, threshold, stats, k)
             per_bag = node.bag_dist.sum(axis=1)
             tot = per_bag.sum()
-            self._kind[node_id], self._col[node_id], self._thr[node_id] = node.kind, self.schema.cols[a], \
-                node.threshold
+            self._kind[node_id], self._col[node_id], self._thr[node_id] = node.kind, self.schema.cols[a], node.threshold
             self._start[node_id], self._nch[node_id] = len(self._children), len(per_bag)
             self._share.extend((per_bag / tot).tolist() if tot > 0 else [1.0 / len(per_bag)] * len(per_bag))
             for b in range(len(node.bag_dist)):
@@ -136,8 +143,9 @@ class TreeGrower:
         total = class_w.sum(axis=1)
         K = len(total)
         depth = np.array([self.nodes[i].depth for i in self.open_nodes], dtype=np.int64)
-        splittable = (total - 2 * self.min_leaf >= -J48_SMALL) & \
-            (np.abs(total - class_w.max(axis=1)) >= J48_SMALL)  # enough weight, not pure
+        splittable = (total - 2 * self.min_leaf >= -J48_SMALL) & (
+            np.abs(total - class_w.max(axis=1)) >= J48_SMALL
+        )  # enough weight, not pure
         if self.max_depth is not None:
             splittable &= depth < self.max_depth
         ev = evaluate_level(stats, self.schema, self.grids, self.min_leaf, self.criterion)
@@ -148,8 +156,11 @@ class TreeGrower:
         best = np.full(K, -1, dtype=np.int64)
         best_ratio = np.zeros(K)
         for a in range(self.schema.n_attributes):
-            take = valid[:, a] & (ev.gain[:, a] >= average - AVERAGE_GAIN_SLACK) & \
-                (ev.ratio[:, a] - best_ratio > J48_SMALL)
+            take = (
+                valid[:, a]
+                & (ev.gain[:, a] >= average - AVERAGE_GAIN_SLACK)
+                & (ev.ratio[:, a] - best_ratio > J48_SMALL)
+            )
             best[take] = a
             best_ratio[take] = ev.ratio[take, a]
         best[(n_counted == 0) | (np.abs(best_ratio) < J48_SMALL)] = -1
@@ -174,8 +185,9 @@ class TreeGrower:
         node.bag_dist = bags + probs[:, None] * missing[None, :]
 
 
-def fit_local(block, schema=None, grids=None, *, min_leaf=2, criterion=None, max_depth=None,
-              grower: TreeGrower | None = None) -> TreeGrower:
+def fit_local(
+    block, schema=None, grids=None, *, min_leaf=2, criterion=None, max_depth=None, grower: TreeGrower | None = None
+) -> TreeGrower:
     """Grow a tree on one in-memory block ``(X_num, X_nom, y, w)`` (no pruning).
 
     Runs the same level loop as the engine (``split_level`` on the stats of the level), keeping each row's
@@ -184,8 +196,7 @@ def fit_local(block, schema=None, grids=None, *, min_leaf=2, criterion=None, max
     """
     X_num, X_nom, y, w = block
     if grower is None:
-        grower = TreeGrower(schema, grids, len(y), min_leaf=min_leaf, criterion=criterion,
-                            max_depth=max_depth)
+        grower = TreeGrower(schema, grids, len(y), min_leaf=min_leaf, criterion=criterion, max_depth=max_depth)
     entries = Entries.at_root(w)
     state = grower.state()
     while not grower.done:

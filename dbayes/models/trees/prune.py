@@ -147,8 +147,7 @@ class _Rows:
         """``resetDistribution``: known branches plus the unknown shared in proportion."""
         nb, C = len(node.children), self.C
         known = b >= 0
-        bags = np.bincount(b[known] * C + self.y[rows[known]], weights=w[known],
-                           minlength=nb * C).reshape(nb, C)
+        bags = np.bincount(b[known] * C + self.y[rows[known]], weights=w[known], minlength=nb * C).reshape(nb, C)
         missing = self.class_w(rows[~known], w[~known])
         per_bag = bags.sum(axis=1)
         tot = per_bag.sum()
@@ -180,8 +179,7 @@ def _branch_errors(nodes, i, data: _Rows, rows, w, cf):
     b = data.branch(node, rows)
     dist = data.distribution(node, rows, w, b)
     parts = data.split(node, rows, w, b, dist)
-    return sum(_branch_errors(nodes, c, data, r, ww, cf)
-               for c, (r, ww) in zip(node.children, parts, strict=True))
+    return sum(_branch_errors(nodes, c, data, r, ww, cf) for c, (r, ww) in zip(node.children, parts, strict=True))
 
 
 def _new_distribution(nodes, i, data: _Rows, rows, w):
@@ -218,8 +216,10 @@ def _prune(nodes, i, data, rows, w, cf, raising) -> float:
     largest = node.children[_max_bag(node.bag_dist)]
     errors_largest = _branch_errors(nodes, largest, data, rows, w, cf) if raising else np.inf
     errors_leaf = _errors_for(node.bag_dist.sum(axis=0), cf)
-    if errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL and \
-            errors_leaf - (errors_largest + PRUNE_MARGIN) < J48_SMALL:
+    if (
+        errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL
+        and errors_leaf - (errors_largest + PRUNE_MARGIN) < J48_SMALL
+    ):
         _make_leaf(node)
         return errors_leaf
     if errors_largest - (errors_tree + PRUNE_MARGIN) < J48_SMALL:
@@ -243,8 +243,7 @@ def _prune_no_rows(nodes, i, cf) -> float:
     return errors_tree
 
 
-def prune_tree(nodes: list, *, confidence: float = 0.25, subtree_raising: bool = True, block=None,
-               schema=None) -> None:
+def prune_tree(nodes: list, *, confidence: float = 0.25, subtree_raising: bool = True, block=None, schema=None) -> None:
     """Prune in place (after :func:`collapse`).  ``block = (X_num, X_nom, y, w)`` is needed for raising."""
     if subtree_raising:
         if block is None:
@@ -269,6 +268,15 @@ def compact(nodes: list) -> list:
     out = []
     for i, d in order:
         nd = nodes[i]
-        out.append(Node(nd.dist, depth=d, kind=nd.kind, attr=nd.attr, threshold=nd.threshold,
-                        bag_dist=nd.bag_dist, children=[mapping[c] for c in nd.children]))
+        out.append(
+            Node(
+                nd.dist,
+                depth=d,
+                kind=nd.kind,
+                attr=nd.attr,
+                threshold=nd.threshold,
+                bag_dist=nd.bag_dist,
+                children=[mapping[c] for c in nd.children],
+            )
+        )
     return out

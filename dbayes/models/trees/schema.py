@@ -31,8 +31,15 @@ import pandas as pd
 
 from dbayes.errors import DataError
 
-__all__ = ["TreeSchema", "NumericGrid", "encode_frame", "numeric_value_counts", "merge_value_counts",
-           "numeric_grid", "DEFAULT_MAX_EXACT_VALUES"]
+__all__ = [
+    "TreeSchema",
+    "NumericGrid",
+    "encode_frame",
+    "numeric_value_counts",
+    "merge_value_counts",
+    "numeric_grid",
+    "DEFAULT_MAX_EXACT_VALUES",
+]
 
 #: Above this many distinct values a numeric attribute's candidate thresholds are quantiles.
 DEFAULT_MAX_EXACT_VALUES = 4096
@@ -141,7 +148,6 @@ class NumericGrid:
     exact: bool
     first_seen: np.ndarray | None = None  # per value: index of the first training row holding it
 
-
     def cells(self, x: np.ndarray) -> np.ndarray:
         """Cell index of each (non-missing) value; values above the last edge go to the last cell."""
         idx = np.searchsorted(self.values, x, side="left")
@@ -176,8 +182,9 @@ def merge_value_counts(a: list, b: list) -> list:
     return out
 
 
-def numeric_grid(values: np.ndarray, counts: np.ndarray, max_exact_values: int,
-                 first_seen: np.ndarray | None = None) -> NumericGrid:
+def numeric_grid(
+    values: np.ndarray, counts: np.ndarray, max_exact_values: int, first_seen: np.ndarray | None = None
+) -> NumericGrid:
     """Exact grid (all distinct values) or ``max_exact_values`` weighted quantiles (observed values)."""
     values = np.asarray(values, dtype=np.float64)
     if len(values) <= max_exact_values:

@@ -42,8 +42,17 @@ from dbayes.models.trees.impurity import (
 )
 from dbayes.models.trees.tree import J48_SMALL
 
-__all__ = ["Criterion", "SplitCandidate", "evaluate_nominal", "evaluate_numeric", "evaluate_level",
-           "LevelEvaluation", "set_split_point", "split_info", "MIN_GAP"]
+__all__ = [
+    "Criterion",
+    "SplitCandidate",
+    "evaluate_nominal",
+    "evaluate_numeric",
+    "evaluate_level",
+    "LevelEvaluation",
+    "set_split_point",
+    "split_info",
+    "MIN_GAP",
+]
 
 #: J48 only cuts between adjacent sorted values when ``v_next > v + 1e-5`` (``C45Split``).
 MIN_GAP = 1e-5
@@ -96,8 +105,9 @@ def split_info(per_bag: np.ndarray, total: float) -> np.ndarray:
 
 def _ratio(gain, per_bag, total):
     info = split_info(per_bag, total)
-    return np.where(np.abs(info * total) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info),
-                                                                       where=info != 0))
+    return np.where(
+        np.abs(info * total) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info), where=info != 0)
+    )
 
 
 @dataclass(frozen=True)
@@ -112,8 +122,9 @@ class SplitCandidate:
     threshold: float = float("nan")
 
 
-def evaluate_nominal(attr: int, value_class: np.ndarray, total: float, min_leaf: float,
-                     criterion: Criterion) -> SplitCandidate:
+def evaluate_nominal(
+    attr: int, value_class: np.ndarray, total: float, min_leaf: float, criterion: Criterion
+) -> SplitCandidate:
     """Multiway split on a nominal attribute; ``value_class`` ``(V + 1, C)`` with the missing slot last."""
     bags = value_class[:-1]
     per_bag = bags.sum(axis=1)
@@ -133,8 +144,16 @@ def _first_beating(gains: np.ndarray) -> int:
     return chosen
 
 
-def evaluate_numeric(attr: int, grid, cells: np.ndarray, cell_class: np.ndarray, n_known_rows: int,
-                     total: float, min_leaf: float, criterion: Criterion) -> SplitCandidate:
+def evaluate_numeric(
+    attr: int,
+    grid,
+    cells: np.ndarray,
+    cell_class: np.ndarray,
+    n_known_rows: int,
+    total: float,
+    min_leaf: float,
+    criterion: Criterion,
+) -> SplitCandidate:
     """Binary split on a numeric attribute from its class weights per grid cell at the node.
 
     ``cells`` (sorted) and ``cell_class`` ``(k, C)`` are the non-empty cells; ``n_known_rows`` the number
@@ -154,8 +173,7 @@ def evaluate_numeric(attr: int, grid, cells: np.ndarray, cell_class: np.ndarray,
     left = np.cumsum(cell_class, axis=0)[:-1]  # cut after cell j
     left_w = left.sum(axis=1)
     right_w = known - left_w
-    ok = (values[:-1] + MIN_GAP < values[1:]) & (min_split - left_w < J48_SMALL) & \
-         (min_split - right_w < J48_SMALL)
+    ok = (values[:-1] + MIN_GAP < values[1:]) & (min_split - left_w < J48_SMALL) & (min_split - right_w < J48_SMALL)
     n_cuts = int(ok.sum())
     if n_cuts == 0:
         return SplitCandidate(attr, False)
@@ -177,8 +195,9 @@ def evaluate_numeric(attr: int, grid, cells: np.ndarray, cell_class: np.ndarray,
     else:
         threshold = float(lo)  # the cell's upper edge, an observed value
     split_bags = bags[pick]
-    return SplitCandidate(attr, True, float(gain), float(_ratio(gain, split_bags.sum(axis=1), total)),
-                          split_bags, threshold)
+    return SplitCandidate(
+        attr, True, float(gain), float(_ratio(gain, split_bags.sum(axis=1), total)), split_bags, threshold
+    )
 
 
 def set_split_point(grid, mid: float) -> float:
@@ -252,8 +271,7 @@ def _ratio_rows(gain, per_bag, total):
     info_w = xlog2x(total) - xlog2x(per_bag).sum(axis=-1) - xlog2x(unknown)  # split info times total
     info_w = np.where(known > J48_SMALL, info_w, 0.0)
     info = np.divide(info_w, total, out=np.zeros_like(info_w), where=total > 0)
-    return np.where(np.abs(info_w) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info),
-                                                                 where=info != 0))
+    return np.where(np.abs(info_w) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info), where=info != 0))
 
 
 def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
@@ -271,8 +289,11 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     firsts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     per_class[seg[firsts]] = np.add.reduceat(W, firsts, axis=0)
     min_split = 0.1 * known / C
-    min_split = np.where(min_split - min_leaf < J48_SMALL, float(min_leaf),
-                         np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split))
+    min_split = np.where(
+        min_split - min_leaf < J48_SMALL,
+        float(min_leaf),
+        np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split),
+    )
     seg_ok = 2 * min_split - n_rows <= J48_SMALL
     start = np.searchsorted(seg, np.arange(S))  # first cell of each segment
     cum = np.cumsum(W, axis=0)
@@ -281,8 +302,13 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     left_w = left.sum(axis=1)
     ss = seg[:-1]
     right_w = known[ss] - left_w
-    ok = (ss == seg[1:]) & (values[:-1] + MIN_GAP < values[1:]) & seg_ok[ss] & \
-         (min_split[ss] - left_w < J48_SMALL) & (min_split[ss] - right_w < J48_SMALL)
+    ok = (
+        (ss == seg[1:])
+        & (values[:-1] + MIN_GAP < values[1:])
+        & seg_ok[ss]
+        & (min_split[ss] - left_w < J48_SMALL)
+        & (min_split[ss] - right_w < J48_SMALL)
+    )
     idx = np.flatnonzero(ok)
     if len(idx) == 0:
         return empty
@@ -343,8 +369,15 @@ def evaluate_level(stats, schema, grids, min_leaf: float, criterion: Criterion) 
             if len(keys):
                 k, cell = np.divmod(keys, G)
                 segs.append(j * K + k), vals.append(grids[j].values[cell]), ws.append(stats.num_w[j])
-        v, g, r, detail = _level_numeric(np.concatenate(segs), np.concatenate(vals), np.concatenate(ws),
-                                         stats.num_rows.T.ravel(), np.tile(total, d_num), min_leaf, criterion)
+        v, g, r, detail = _level_numeric(
+            np.concatenate(segs),
+            np.concatenate(vals),
+            np.concatenate(ws),
+            stats.num_rows.T.ravel(),
+            np.tile(total, d_num),
+            min_leaf,
+            criterion,
+        )
         cols = [schema.cols[a] for a in numeric]
         valid[:, numeric] = v.reshape(d_num, K)[cols].T
         gain[:, numeric] = g.reshape(d_num, K)[cols].T

@@ -74,12 +74,18 @@ def add_stats(a: SplitStats, b: SplitStats) -> SplitStats:
     """The stats of the union of two blocks (same tree, same open nodes)."""
     if not np.array_equal(a.open_nodes, b.open_nodes):
         raise ValueError("split statistics of different levels cannot be added")
-    merged = [_merge_sparse(ka, wa, kb, wb) for ka, wa, kb, wb in zip(a.num_keys, a.num_w, b.num_keys,
-                                                                      b.num_w, strict=True)]
+    merged = [
+        _merge_sparse(ka, wa, kb, wb) for ka, wa, kb, wb in zip(a.num_keys, a.num_w, b.num_keys, b.num_w, strict=True)
+    ]
     return SplitStats(
-        a.open_nodes, a.class_w + b.class_w, tuple(x + y for x, y in zip(a.nominal, b.nominal, strict=True)),
-        tuple(m[0] for m in merged), tuple(m[1] for m in merged), a.num_missing + b.num_missing,
-        a.num_rows + b.num_rows)
+        a.open_nodes,
+        a.class_w + b.class_w,
+        tuple(x + y for x, y in zip(a.nominal, b.nominal, strict=True)),
+        tuple(m[0] for m in merged),
+        tuple(m[1] for m in merged),
+        a.num_missing + b.num_missing,
+        a.num_rows + b.num_rows,
+    )
 
 
 def frontier_statistics(block, state: GrowerState, entries: Entries) -> SplitStats:
@@ -109,8 +115,7 @@ def frontier_statistics(block, state: GrowerState, entries: Entries) -> SplitSta
         known = ~np.isnan(x)
         G = len(state.grids[j].values)
         miss = ~known
-        num_missing[:, j, :] = np.bincount(k[miss] * C + yc[miss], weights=w[miss],
-                                           minlength=K * C).reshape(K, C)
+        num_missing[:, j, :] = np.bincount(k[miss] * C + yc[miss], weights=w[miss], minlength=K * C).reshape(K, C)
         num_rows[:, j] = np.bincount(k[known], minlength=K)
         if G == 0 or not known.any():
             num_keys.append(np.zeros(0, np.int64)), num_w.append(np.zeros((0, C)))
@@ -130,8 +135,9 @@ def frontier_statistics(block, state: GrowerState, entries: Entries) -> SplitSta
             dense = np.zeros((len(keys), C))
             dense[pos, cls] = wsum
         num_keys.append(keys), num_w.append(dense)
-    return SplitStats(np.asarray(state.open_nodes), class_w, tuple(nominal), tuple(num_keys), tuple(num_w),
-                      num_missing, num_rows)
+    return SplitStats(
+        np.asarray(state.open_nodes), class_w, tuple(nominal), tuple(num_keys), tuple(num_w), num_missing, num_rows
+    )
 
 
 def split_statistics(block, state: GrowerState) -> SplitStats:

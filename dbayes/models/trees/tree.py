@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten",
-           "step", "route"]
+__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten", "step", "route"]
 
 LEAF, OPEN, NUMERIC, NOMINAL = 0, 1, 2, 3
 
@@ -138,8 +137,11 @@ def step(tree: FlatTree, X_num, X_nom, rows, node, w, drop_shares=True, skip=Non
     keep = share > J48_SMALL if drop_shares else np.ones(len(pos), dtype=bool)
     if skip is not None:
         keep &= ~skip[child]
-    return (np.concatenate([k_rows, m_rows[rep][keep]]), np.concatenate([k_node, child[keep]]),
-            np.concatenate([k_w, (m_w[rep] * share)[keep]]))
+    return (
+        np.concatenate([k_rows, m_rows[rep][keep]]),
+        np.concatenate([k_node, child[keep]]),
+        np.concatenate([k_w, (m_w[rep] * share)[keep]]),
+    )
 
 
 def route(tree: FlatTree, X_num, X_nom, entries: Entries, *, skip=None) -> Entries:

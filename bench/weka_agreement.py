@@ -75,7 +75,10 @@ def main() -> int:
             with dask.config.set(scheduler="synchronous"):
                 run_job(job, out, None, report=lambda s: None)
             m = ResultStore(out).read_metrics()
-            acc = m.groupby("classifier")["accuracy"].mean() * 100
+            # pooled over folds, as Weka reports it: correct predictions / test rows
+            m["correct"] = m["accuracy"] * m["n_test"]
+            g = m.groupby("classifier")
+            acc = g["correct"].sum() / g["n_test"].sum() * 100
             for c in clfs:
                 wk = weka[(weka.dataset == name) & (weka.classifier == CLASSIFIERS[c][1])]["accuracy_pct"]
                 rows.append(

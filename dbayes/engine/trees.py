@@ -16,12 +16,7 @@ from functools import reduce
 import dask
 import numpy as np
 
-from dbayes.evaluate.partition import (
-    partition_tree_rows,
-    partition_tree_stats,
-    partition_tree_value_counts,
-    tree_schema,
-)
+from dbayes.evaluate.partition import partition_tree_rows, tree_block_stats, tree_block_value_counts, tree_schema
 
 __all__ = ["grow_trees", "MAX_COLLECTED_ROWS"]
 
@@ -54,10 +49,12 @@ def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_value
     F = plan.folds
     tschema = tree_schema(plan.schema)
     plan_d = dask.delayed(plan, traverse=False)
+    # the partitions coded once and kept in memory for all the passes of this round
+    blocks = dask.persist(*[dask.delayed(partition_tree_rows)(p, i, plan_d, tschema) for i, p in enumerate(parts)])
     # 1. grids: numeric value counts of each fold's training part
     counts = dask.compute(
         _tree_reduce(
-            [dask.delayed(partition_tree_value_counts)(p, i, plan_d, tschema) for i, p in enumerate(parts)],
+            [dask.delayed(tree_block_value_counts)(b, F) for b in blocks],
             lambda *xs: reduce(_merge_counts, xs),
         )
     )[0]
@@ -80,7 +77,7 @@ def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_value
         states_d = dask.delayed(states, traverse=False)
         stats = dask.compute(
             _tree_reduce(
-                [dask.delayed(partition_tree_stats)(p, i, plan_d, tschema, states_d) for i, p in enumerate(parts)],
+                [dask.delayed(tree_block_stats)(b, F, states_d) for b in blocks],
                 _sum_stats,
             )
         )[0]
@@ -91,7 +88,7 @@ def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_value
     # 3. pruning (subtree raising needs the training rows)
     rows = None
     if sum(n_train) / max(F, 1) <= MAX_COLLECTED_ROWS:
-        got = dask.compute(*[dask.delayed(partition_tree_rows)(p, i, plan_d, tschema) for i, p in enumerate(parts)])
+        got = dask.compute(*blocks)
         rows = tuple(np.concatenate([g[k] for g in got]) for k in range(4))
     fitted: dict[str, list] = {label: [] for label in templates}
     for (label, f), grower in growers.items():

@@ -226,37 +226,34 @@ def _tree_rows(df: pd.DataFrame, index: int, plan: RoundPlan, tschema):
     return part, X_num, X_nom
 
 
-def _training_mask(part: CodedPart, plan: RoundPlan, f: int) -> np.ndarray:
-    return part.fold != f if plan.folds > 1 else np.ones(len(part.fold), dtype=bool)
-
-
-def partition_tree_value_counts(df: pd.DataFrame, index: int, plan: RoundPlan, tschema) -> list:
-    """Per fold g: distinct numeric values of the rows *in* fold g, their counts and first global row ids."""
+def tree_block_value_counts(block, folds: int) -> list:
+    """Per fold g: distinct numeric values of the block's rows *in* fold g, their counts and first global row
+    ids (the first pass of tree growth)."""
     from dbayes.models.trees import numeric_value_counts
 
-    part, X_num, _ = _tree_rows(df, index, plan, tschema)
+    X_num, _, _, fold, row_ids = block
     out = []
-    for g in range(plan.folds):
-        sel = np.flatnonzero(part.fold == g)
+    for g in range(folds):
+        sel = np.flatnonzero(fold == g)
         counts = numeric_value_counts(X_num[sel], None, 0)
-        out.append([(v, c, part.row_ids[sel][first]) for v, c, first in counts])
+        out.append([(v, c, row_ids[sel][first]) for v, c, first in counts])
     return out
 
 
-def partition_tree_stats(df: pd.DataFrame, index: int, plan: RoundPlan, tschema, states: dict) -> dict:
+def tree_block_stats(block, folds: int, states: dict) -> dict:
     """Split statistics of one level for every growing tree: ``states[(label, fold)]`` -> SplitStats."""
     from dbayes.models.trees import split_statistics
 
-    part, X_num, X_nom = _tree_rows(df, index, plan, tschema)
+    X_num, X_nom, y_train, fold, _ = block
     out = {}
     for (label, f), state in states.items():
-        sel = _training_mask(part, plan, f)
-        block = (X_num[sel], X_nom[sel], part.y_train[sel], np.ones(int(sel.sum())))
-        out[(label, f)] = split_statistics(block, state)
+        sel = fold != f if folds > 1 else np.ones(len(fold), dtype=bool)
+        out[(label, f)] = split_statistics((X_num[sel], X_nom[sel], y_train[sel], np.ones(int(sel.sum()))), state)
     return out
 
 
 def partition_tree_rows(df: pd.DataFrame, index: int, plan: RoundPlan, tschema):
-    """The raw coded rows with their training class and fold (for J48's subtree raising)."""
+    """The partition as a tree block: ``(X_num, X_nom, training class, fold, global row ids)``; the engine
+    keeps these in memory for the passes of one round's growth."""
     part, X_num, X_nom = _tree_rows(df, index, plan, tschema)
-    return X_num, X_nom, part.y_train, part.fold
+    return X_num, X_nom, part.y_train, part.fold, part.row_ids

@@ -36,8 +36,23 @@ def weka(datasets: dict[str, str], classifiers: str, workdir: Path, timeout: int
     for name, source in datasets.items():
         path = source if Path(source).exists() else str(root / "dbayes/datasets" / f"{source}.parquet")
         log(f"Weka {classifiers} on {name} ...")
-        subprocess.run([sys.executable, str(tool), path, "--classifiers", classifiers, "--out", str(out),
-                        "--timeout", str(timeout), "--xmx", "12g"], check=False, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(tool),
+                path,
+                "--classifiers",
+                classifiers,
+                "--out",
+                str(out),
+                "--timeout",
+                str(timeout),
+                "--xmx",
+                "12g",
+            ],
+            check=False,
+            capture_output=True,
+        )
     if not out.exists():
         return []
     return pd.read_csv(out)[["dataset", "classifier", "status", "accuracy_pct", "wall_s"]].to_dict("records")

@@ -27,8 +27,14 @@ def one_tree(source: str, workers: int, workdir: Path, classifier: dict) -> dict
     from dbayes.job import parse_job
 
     job = parse_job(
-        {"name": "tree", "datasets": [source], "resubstitution": True, "discretize": "none",
-         "save_predictions": False, "classifiers": [classifier]},
+        {
+            "name": "tree",
+            "datasets": [source],
+            "resubstitution": True,
+            "discretize": "none",
+            "save_predictions": False,
+            "classifiers": [classifier],
+        },
         "bench",
     )
     out = workdir / f"tree-{Path(source).stem}-{workers}"
@@ -38,8 +44,14 @@ def one_tree(source: str, workers: int, workdir: Path, classifier: dict) -> dict
         res = run_job(job, out, rt, report=lambda s: log(f"  {s}"))
         wall = time.perf_counter() - t0
     m = res.metrics.iloc[0]
-    return {"dataset": Path(source).stem, "workers": workers, "fit_seconds": float(m["train_seconds"]),
-            "job_seconds": wall, "tree_size": int(m["tree_size"]), "training_accuracy": float(m["accuracy"])}
+    return {
+        "dataset": Path(source).stem,
+        "workers": workers,
+        "fit_seconds": float(m["train_seconds"]),
+        "job_seconds": wall,
+        "tree_size": int(m["tree_size"]),
+        "training_accuracy": float(m["accuracy"]),
+    }
 
 
 def j48_build_time(workdir: Path) -> dict | None:
@@ -49,8 +61,11 @@ def j48_build_time(workdir: Path) -> dict | None:
     out = workdir / "weka_j48.csv"
     out.unlink(missing_ok=True)
     adult = Path(__file__).resolve().parents[1] / "dbayes/datasets/adult.parquet"
-    subprocess.run([sys.executable, str(tool), str(adult), "--classifiers", "J48", "--timing-only", "--out", str(out)],
-                   check=False, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(tool), str(adult), "--classifiers", "J48", "--timing-only", "--out", str(out)],
+        check=False,
+        capture_output=True,
+    )
     import pandas as pd
 
     if not out.exists():
@@ -77,8 +92,10 @@ def main() -> int:
     (workdir / "bench_trees.json").write_text(json.dumps({"trees": rows, "j48_adult": j48}, indent=1))
     print("# one C4.5 tree on all rows (engine, LocalCluster)")
     for r in rows:
-        print(f"{r['dataset']:28s} workers={r['workers']}  fit {r['fit_seconds']:7.2f} s  (job {r['job_seconds']:.1f} s, "
-              f"{r['tree_size']} nodes, training accuracy {100 * r['training_accuracy']:.2f}%)")
+        print(
+            f"{r['dataset']:28s} workers={r['workers']}  fit {r['fit_seconds']:7.2f} s  (job {r['job_seconds']:.1f} s, "
+            f"{r['tree_size']} nodes, training accuracy {100 * r['training_accuracy']:.2f}%)"
+        )
     if j48:
         print(f"J48 on adult, same run: build {j48['weka_train_s']:.2f} s (whole CLI call {j48['wall_s']:.2f} s)")
     return 0

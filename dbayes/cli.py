@@ -16,11 +16,11 @@ from dbayes.errors import DbayesError
 __all__ = ["main"]
 
 
-def _summary(metrics) -> str:
+def _summary(metrics, baseline: str | None = None, vary: str | None = None) -> str:
     """The run's summary: the paper-style tables of ``dbayes.evaluate.report`` as text."""
     from dbayes.evaluate.report import render_text, summary_tables
 
-    return render_text(summary_tables(metrics))
+    return render_text(summary_tables(metrics, baseline=baseline, vary=vary))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -53,7 +53,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise DbayesError(f"{root}: no results (expected Parquet files in {root / 'metrics'})")
     out = Path(args.out or root / "report")
     paths = write_report(metrics, out, baseline=args.baseline, vary=args.vary)
-    print(_summary(metrics))
+    print(_summary(metrics, args.baseline, args.vary))
     print(f"\nreport: {paths.html} and {paths.markdown}")
     return 0
 
@@ -139,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     warnings.simplefilter("default", UserWarning)
+    warnings.formatwarning = lambda message, category, *rest, **kw: f"dbayes: warning: {message}\n"
     try:
         return args.func(args)
     except DbayesError as exc:

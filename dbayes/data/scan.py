@@ -138,7 +138,6 @@ def schema_from_scans(
     if dropped:
         msg = f"{source}: dropped attribute(s) missing in every row: {', '.join(dropped)}"
         warnings.warn(msg, stacklevel=2)
-        log.warning(msg)
     if not attributes:
         raise DataError(f"{source}: no usable attribute columns besides the class {class_column!r}")
     return Schema(tuple(attributes), class_column, classes, source)

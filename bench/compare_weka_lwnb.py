@@ -1,0 +1,59 @@
+"""LWNB (k=50, linear kernel) vs Weka 3.6 LWL -U 0 -K 50 around NaiveBayes, 10-fold CV.
+
+Same folds as Weka (bench/_weka_cv.py reproduces Weka's randomize/stratify with seed 1) and
+the same Fayyad-Irani MDL discretization inside each training fold. Weka's figures are read
+from a CSV written by /work/shared/tools/run_weka.py --classifiers LWNB50 (run it first).
+
+    python bench/compare_weka_lwnb.py --weka bench/weka_lwnb50.csv
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _weka_cv import code_fold, load, weka_cv_folds  # noqa: E402
+
+from dbayes.models.lwnb import LWNB  # noqa: E402
+
+
+def cv_accuracy(name, make_model, folds=10, seed=1):
+    df, y, C = load(name)
+    correct = 0
+    for test_idx in weka_cv_folds(y, folds, seed):
+        mask = np.ones(len(y), bool)
+        mask[test_idx] = False
+        train_idx = np.nonzero(mask)[0]
+        Xtr, Xte, cards = code_fold(df, y, train_idx, test_idx, C)
+        model = make_model().fit(None, SimpleNamespace(X=Xtr, y=y[train_idx], cards=cards, n_classes=C))
+        correct += int((model.predict(Xte) == y[test_idx]).sum())
+    return 100.0 * correct / len(y)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--weka", default="bench/weka_lwnb50.csv")
+    ap.add_argument("--classifier", default="LWNB50")
+    args = ap.parse_args()
+    ref = pd.read_csv(args.weka, comment="#")
+    ref = ref[(ref.classifier == args.classifier) & (ref.status == "ok")]
+    rows = []
+    for name, acc_weka in zip(ref.dataset, ref.accuracy_pct):
+        t = time.perf_counter()
+        acc = cv_accuracy(name, lambda: LWNB(k=50))
+        rows.append((name, acc, acc_weka, acc - acc_weka, time.perf_counter() - t))
+        print(f"{name:16s} dbayes {acc:7.3f}  weka {acc_weka:7.3f}  diff {acc - acc_weka:+7.3f}  ({rows[-1][4]:.1f}s)", flush=True)
+    out = pd.DataFrame(rows, columns=["dataset", "dbayes_lwnb", "weka_lwl_nb_k50", "diff_pp", "seconds"])
+    print(f"\nwithin 2 pp: {(out.diff_pp.abs() <= 2).sum()} / {len(out)};  max |diff| {out.diff_pp.abs().max():.3f}")
+    out.to_csv("bench/lwnb_vs_weka.csv", index=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,6 @@
 """WANBIA-CLL: estimates, compression to distinct rows, the optimum, boundary cases."""
 
+import functools
 import math
 from types import SimpleNamespace
 
@@ -16,7 +17,7 @@ CARDS = np.array([2, 3, 2, 3])
 @pytest.fixture(scope="module")
 def train():
     rng = np.random.default_rng(5)
-    n = 300
+    n = 150
     X = np.column_stack([rng.integers(0, v, n) for v in CARDS])
     X[:, 3] = X[:, 1]  # a duplicated attribute: the weights should split its evidence
     y = ((X[:, 0] + X[:, 1] + (rng.random(n) < 0.2)) % 2).astype(int)
@@ -29,9 +30,10 @@ def _brute_tables(train, m=1.0):
     X, y, C = train.X, train.y, train.n_classes
     prior = [(sum(y == c) + m / C) / (len(y) + m) for c in range(C)]
 
+    @functools.cache
     def cond(i, v, c):
-        n_cv = sum((y == c) & (X[:, i] == v))
-        n_ci = sum((y == c) & (X[:, i] < CARDS[i]))
+        n_cv = sum(1 for r in range(len(y)) if y[r] == c and X[r, i] == v)
+        n_ci = sum(1 for r in range(len(y)) if y[r] == c and X[r, i] < CARDS[i])
         return (n_cv + m / CARDS[i]) / (n_ci + m)
 
     return prior, cond
@@ -39,8 +41,9 @@ def _brute_tables(train, m=1.0):
 
 def _brute_ncll(train, w):
     prior, cond = _brute_tables(train)
+    X = train.X.tolist()
     total = 0.0
-    for x, c_true in zip(train.X, train.y):
+    for x, c_true in zip(X, train.y.tolist()):
         s = [
             math.log(prior[c]) + sum(w[i] * math.log(cond(i, x[i], c)) for i in range(len(CARDS)) if x[i] < CARDS[i])
             for c in range(2)

@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from dbayes.models._lbfgs import minimize_box_batched
-from dbayes.models.neighbours import neighbour_rows_block, topk_block
+from dbayes.models.neighbours import compact_code_dtype, neighbour_rows_block, topk_block
 from dbayes.models.wanbia import _check_train, _ScoringMixin, weighted_nb_ncll
 
 __all__ = ["LAWNB"]
@@ -93,7 +93,8 @@ class LAWNB(_ScoringMixin):
         if int(self.k) < 1:
             raise ValueError(f"k must be at least 1, got {self.k}")
         X, y, cards, C = _check_train(train)
-        self.X_, self.y_, self.cards_, self.n_classes_ = X, y, cards, C
+        self.X_ = X.astype(compact_code_dtype(cards), order="F")
+        self.y_, self.cards_, self.n_classes_ = y, cards, C
         n_c = np.bincount(y, minlength=C)
         self.class_prior_ = (n_c + 1.0) / (n_c.sum() + C)
         self.value_priors_ = []
@@ -161,6 +162,8 @@ class LAWNB(_ScoringMixin):
         np.put_along_axis(N, y_nb[:, :, None], valid[:, :, None].astype(float), axis=2)
 
         def fun_grad(w, rows):
+            if rows.size == log_prior.shape[0]:  # all problems: no copies
+                return weighted_nb_ncll(w, log_prior, L, N)
             return weighted_nb_ncll(w, log_prior[rows], L[rows], N[rows])
 
         B, d = X.shape

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dbayes.models.neighbours import neighbour_rows_block, topk_block
+from dbayes.models.neighbours import compact_code_dtype, neighbour_rows_block, topk_block
 from dbayes.models.wanbia import _check_train, _ScoringMixin
 
 __all__ = ["LWNB", "WEKA_LINEAR_OFFSET", "lwl_linear_weights"]
@@ -63,13 +63,10 @@ def lwl_linear_weights(dist, valid, k):
     zero_bw = bandwidth <= 0
     scaled = np.where(zero_bw[:, None], 1.0, root / np.where(zero_bw, 1.0, bandwidth)[:, None])
     raw = np.where(valid, WEKA_LINEAR_OFFSET - scaled, 0.0)
-    return raw * (n_valid / _row_sum(raw))[:, None]
-
-
-def _row_sum(a):
-    """Sum over axis 1 in sequential order, so that padding zeros at the end of a row leave
-    the result bit-identical whatever the padded width (pairwise summation would not)."""
-    return np.cumsum(a, axis=1)[:, -1] if a.shape[1] else np.zeros(a.shape[:1] + a.shape[2:])
+    # sequential sum (cumsum), so padding zeros at the end of a row leave it bit-identical
+    # whatever the padded width (pairwise summation would not)
+    total = np.cumsum(raw, axis=1)[:, -1] if R else np.zeros(B)
+    return raw * (n_valid / total)[:, None]
 
 
 class LWNB(_ScoringMixin):
@@ -108,7 +105,8 @@ class LWNB(_ScoringMixin):
         if self.k is not None and int(self.k) < 1:
             raise ValueError(f"k must be at least 1 or None, got {self.k}")
         X, y, cards, C = _check_train(train)
-        self.X_, self.y_, self.cards_, self.n_classes_ = X, y, cards, C
+        self.X_ = X.astype(compact_code_dtype(cards), order="F")
+        self.y_, self.cards_, self.n_classes_ = y, cards, C
         return self
 
     def _k(self):
@@ -127,19 +125,25 @@ class LWNB(_ScoringMixin):
         B = X.shape[0]
         C = self.n_classes_
         w = lwl_linear_weights(dist, valid, self._k())
-        wy = np.zeros(y_nb.shape + (C,))
-        np.put_along_axis(wy, y_nb[:, :, None], w[:, :, None], axis=2)  # (B, R, C)
-        W_c = _row_sum(wy)
+        # Weighted counts by bincount: it adds in input order, row by row, so padding (weight
+        # 0, at the end of each row) leaves the counts bit-identical whatever the width.
+        R = y_nb.shape[1]
+        b_idx = np.repeat(np.arange(B), R)
+        w_flat = w.reshape(-1)
+        bc = b_idx * C + y_nb.reshape(-1)
+        W_c = np.bincount(bc, weights=w_flat, minlength=B * C).reshape(B, C)
         jll = np.log((W_c + 1.0) / (W_c.sum(axis=1, keepdims=True) + C))
+        rows = np.arange(B)
         for i, V in enumerate(self.cards_):
-            x_nb = X_nb[:, :, i]
-            present = (x_nb < V) & valid
-            W_ci = _row_sum(present[:, :, None] * wy)
+            x_nb = np.where(valid, X_nb[:, :, i], V).reshape(-1).astype(np.int64)
+            cnt = np.bincount(bc * (V + 1) + x_nb, weights=w_flat, minlength=B * C * (V + 1))
+            cnt = cnt.reshape(B, C, V + 1)
+            W_ci = cnt[:, :, :V].sum(axis=2)
             x = X[:, i]
-            match = present & (x_nb == x[:, None])
-            W_cv = _row_sum(match[:, :, None] * wy)
+            present = x < V
+            W_cv = cnt[rows, :, np.where(present, x, 0)]  # (B, C)
             term = np.log((W_cv + 1.0) / (W_ci + V))
-            jll += np.where((x < V)[:, None], term, 0.0)
+            jll += np.where(present[:, None], term, 0.0)
         return jll
 
     def joint_log_likelihood(self, X):

@@ -5,6 +5,8 @@ the same Fayyad-Irani MDL discretization inside each training fold. Weka's figur
 from a CSV written by /work/shared/tools/run_weka.py --classifiers LWNB50 (run it first).
 
     python bench/compare_weka_lwnb.py --weka bench/weka_lwnb50.csv
+    python bench/compare_weka_lwnb.py --weka /work/shared/reference/weka.csv --classifier LWNB --k 0 \
+        --max-rows 6000 --out bench/lwnb_all_vs_weka.csv
 """
 
 import argparse
@@ -41,18 +43,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--weka", default="bench/weka_lwnb50.csv")
     ap.add_argument("--classifier", default="LWNB50")
+    ap.add_argument("--k", type=int, default=50, help="neighbours; 0 = all (Weka -K -1, classifier LWNB)")
+    ap.add_argument("--max-rows", type=int, default=None, help="skip datasets with more rows")
+    ap.add_argument("--out", default="bench/lwnb_vs_weka.csv")
     args = ap.parse_args()
     ref = pd.read_csv(args.weka, comment="#")
     ref = ref[(ref.classifier == args.classifier) & (ref.status == "ok")]
     rows = []
-    for name, acc_weka in zip(ref.dataset, ref.accuracy_pct):
+    k = args.k if args.k > 0 else None
+    for name, acc_weka, n_rows in zip(ref.dataset, ref.accuracy_pct, ref.n_instances):
+        if args.max_rows and n_rows > args.max_rows:
+            continue
         t = time.perf_counter()
-        acc = cv_accuracy(name, lambda: LWNB(k=50))
+        acc = cv_accuracy(name, lambda: LWNB(k=k))
         rows.append((name, acc, acc_weka, acc - acc_weka, time.perf_counter() - t))
         print(f"{name:16s} dbayes {acc:7.3f}  weka {acc_weka:7.3f}  diff {acc - acc_weka:+7.3f}  ({rows[-1][4]:.1f}s)", flush=True)
-    out = pd.DataFrame(rows, columns=["dataset", "dbayes_lwnb", "weka_lwl_nb_k50", "diff_pp", "seconds"])
+    out = pd.DataFrame(rows, columns=["dataset", "dbayes_lwnb", "weka_lwl_nb", "diff_pp", "seconds"])
     print(f"\nwithin 2 pp: {(out.diff_pp.abs() <= 2).sum()} / {len(out)};  max |diff| {out.diff_pp.abs().max():.3f}")
-    out.to_csv("bench/lwnb_vs_weka.csv", index=False)
+    out.to_csv(args.out, index=False)
 
 
 if __name__ == "__main__":

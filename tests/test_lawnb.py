@@ -25,6 +25,17 @@ def _data(seed, n, n_classes=3, p_missing=0.08):
     return np.asfortranarray(X), y
 
 
+def _tables(train):
+    """A stand-in for CountTables: cards, class_counts and attr(i) of shape (C, V_i + 1)."""
+    C = train.n_classes
+
+    def attr(i):
+        V = CARDS[i]
+        return np.bincount(train.y * (V + 1) + train.X[:, i], minlength=C * (V + 1)).reshape(C, V + 1)
+
+    return SimpleNamespace(cards=CARDS, class_counts=np.bincount(train.y, minlength=C), attr=attr)
+
+
 @pytest.fixture(scope="module")
 def split():
     X, y = _data(3, 160)
@@ -169,6 +180,11 @@ def test_lawnb_topk_reduction_equals_broadcast(split, n_parts):
     )
     reduced = model.joint_log_likelihood_neighbours(test, X_nb, y_nb, found)
     np.testing.assert_array_equal(reduced, whole)
+    # a model fitted from count tables only (no training rows on this worker) agrees exactly
+    light = LAWNB(k=15).fit(_tables(train), None)
+    np.testing.assert_array_equal(light.joint_log_likelihood_neighbours(test, X_nb, y_nb, found), whole)
+    with pytest.raises(RuntimeError):
+        light.joint_log_likelihood(test)
 
 
 def test_lawnb_boundary_cases(split):
@@ -243,3 +259,5 @@ def test_lwnb_topk_reduction_equals_broadcast(split, n_parts):
     )
     reduced = model.joint_log_likelihood_neighbours(test, dist, X_nb, y_nb, found)
     np.testing.assert_array_equal(reduced, whole)
+    light = LWNB(k=12).fit(_tables(train), None)
+    np.testing.assert_array_equal(light.joint_log_likelihood_neighbours(test, dist, X_nb, y_nb, found), whole)

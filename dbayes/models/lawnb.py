@@ -32,6 +32,17 @@ For each test instance ``x`` (the seed's Algorithm 2):
 4. Prediction: ``argmax_c P(c) prod_i P(x_i | c)^{w_i}`` with the local estimates (seed
    eq. 11); missing test values contribute no factor.
 
+Distributed use (the engine's two paths give bit-identical scores; tests/test_lawnb.py):
+
+* broadcast: ``model.fit(None, train)`` on the worker that holds all training codes, then
+  ``model.joint_log_likelihood(test_block)``;
+* top-k reduction: for each test block, map ``topk_block(test, X_p, ids_p, k, cards)`` over the
+  training partitions ``p`` and reduce with ``merge_topk(parts, k)``; map
+  ``neighbour_rows_block(ids, X_p, y_p, ids_p)`` and reduce with ``merge_neighbour_rows``; then
+  ``model.joint_log_likelihood_neighbours(test, X_nb, y_nb, found)``. The model itself then
+  needs only the whole-set priors (``class_prior_``, ``value_priors_``: counts, mergeable),
+  ``cards_`` and ``n_classes_``.
+
 Default ``k = 30``: from the sweep in ``bench/sweep_lawnb_k.py`` (k in 10..100 on bundled
 datasets), see the docstring of :class:`LAWNB`.
 """
@@ -88,25 +99,49 @@ class LAWNB(_ScoringMixin):
         self.block_size = block_size
         self.max_iter = max_iter
 
-    def fit(self, tables, train):
-        """Store the training rows and the whole-set priors ``p`` (``tables`` is ignored)."""
+    def fit(self, tables=None, train=None):
+        """Store the training rows and the whole-set priors ``p``.
+
+        With ``train`` (an object with ``X``, ``y``, ``cards``, ``n_classes``) the rows are
+        stored (broadcast path) and ``tables`` is ignored. With only ``tables`` (a
+        ``CountTables``: ``cards``, ``class_counts`` and ``attr(i)`` of shape ``(C, V_i + 1)``) just the
+        priors are set, for :meth:`joint_log_likelihood_neighbours` (top-k reduction path).
+        """
         if int(self.k) < 1:
             raise ValueError(f"k must be at least 1, got {self.k}")
+        if train is None and tables is not None:
+            n_c = np.asarray(tables.class_counts, dtype=float)
+            attr = [np.asarray(tables.attr(i)) for i in range(len(tables.cards))]
+            self.cards_ = np.array([a.shape[1] - 1 for a in attr], dtype=np.int64)
+            self.n_classes_ = len(n_c)
+            self._set_priors(n_c, [a.sum(axis=0)[:-1] for a in attr])
+            return self
         X, y, cards, C = _check_train(train)
         self.X_ = X.astype(compact_code_dtype(cards), order="F")
         self.y_, self.cards_, self.n_classes_ = y, cards, C
-        n_c = np.bincount(y, minlength=C)
-        self.class_prior_ = (n_c + 1.0) / (n_c.sum() + C)
-        self.value_priors_ = []
-        for i, V in enumerate(cards):
-            n_v = np.bincount(X[:, i], minlength=V + 1)[:V]
-            self.value_priors_.append((n_v + 1.0) / (n_v.sum() + V))
+        self._set_priors(
+            np.bincount(y, minlength=C), [np.bincount(X[:, i], minlength=V + 1)[:V] for i, V in enumerate(cards)]
+        )
         return self
+
+    def _set_priors(self, class_counts, value_counts):
+        """Laplace estimates ``p_c`` and ``p_iv`` from whole-training-set counts."""
+        C = len(class_counts)
+        self.class_prior_ = (class_counts + 1.0) / (np.sum(class_counts) + C)
+        self.value_priors_ = [(n_v + 1.0) / (n_v.sum() + len(n_v)) for n_v in value_counts]
+
+    def _check_rows_stored(self):
+        self._check_fitted()
+        if not hasattr(self, "X_"):
+            raise RuntimeError(
+                "fitted from count tables only: use joint_log_likelihood_neighbours with neighbours "
+                "from topk_block/merge_topk"
+            )
 
     # -- the per-block pieces the engine can call -------------------------------------------
     def neighbours(self, X):
         """Ids of the ``k`` nearest stored training rows (broadcast path)."""
-        self._check_fitted()
+        self._check_rows_stored()
         _, ids = topk_block(X, self.X_, np.arange(self.X_.shape[0]), int(self.k), self.cards_)
         return ids
 

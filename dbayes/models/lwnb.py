@@ -19,6 +19,10 @@ Weka 3.6 runs it (``weka.classifiers.lazy.LWL -U 0 -K 50`` with ``LinearNNSearch
   the weight of class-``c`` neighbours whose attribute ``i`` is not missing. Missing values
   are skipped when counting and when predicting.
 
+Distributed use: as for LAWNB (see :mod:`dbayes.models.lawnb`) with ``ties=True`` in
+``topk_block``/``merge_topk`` and ``model.joint_log_likelihood_neighbours(test, dist, X_nb,
+y_nb, found)``; only ``cards_``, ``n_classes_`` and ``k`` of the model are used there.
+
 ``k=None`` uses all training rows (Weka's ``-K -1``, the configuration in Frank et al.'s
 "LWNB with all instances").
 """
@@ -100,21 +104,34 @@ class LWNB(_ScoringMixin):
         self.k = k
         self.block_size = block_size
 
-    def fit(self, tables, train):
-        """Store the training rows (``tables`` is ignored)."""
+    def fit(self, tables=None, train=None):
+        """Store the training rows (``train``: ``X``, ``y``, ``cards``, ``n_classes``).
+
+        With only ``tables`` (a ``CountTables`` with ``cards`` and ``class_counts``) nothing
+        but the shapes is kept, for :meth:`joint_log_likelihood_neighbours` (top-k path;
+        ``k=None`` then needs ``tables.class_counts`` to know the training-set size).
+        """
         if self.k is not None and int(self.k) < 1:
             raise ValueError(f"k must be at least 1 or None, got {self.k}")
+        if train is None and tables is not None:
+            self.cards_ = np.asarray(tables.cards, dtype=np.int64)
+            self.n_classes_ = len(tables.class_counts)
+            self.n_train_ = int(np.sum(tables.class_counts))
+            return self
         X, y, cards, C = _check_train(train)
         self.X_ = X.astype(compact_code_dtype(cards), order="F")
         self.y_, self.cards_, self.n_classes_ = y, cards, C
+        self.n_train_ = X.shape[0]
         return self
 
     def _k(self):
-        return self.X_.shape[0] if self.k is None else int(self.k)
+        return self.n_train_ if self.k is None else int(self.k)
 
     def neighbours(self, X):
         """(dist, ids) of the neighbourhoods, ties included (broadcast path)."""
         self._check_fitted()
+        if not hasattr(self, "X_"):
+            raise RuntimeError("fitted from count tables only: use joint_log_likelihood_neighbours")
         n = self.X_.shape[0]
         return topk_block(X, self.X_, np.arange(n), self._k(), self.cards_, ties=True)
 

@@ -154,6 +154,9 @@ class _ScoringMixin:
 
 
 def _check_train(train):
+    """Validated (X Fortran int64, y, cards, C) from an object with X, y, cards, n_classes."""
+    if train is None:
+        raise ValueError("this model needs the training rows: fit(tables, train) with train.X, .y, .cards, .n_classes")
     X = np.asarray(train.X)
     y = np.asarray(train.y, dtype=np.int64)
     cards = np.asarray(train.cards, dtype=np.int64)
@@ -210,7 +213,7 @@ class WANBIA(_ScoringMixin):
         self.m = m
         self.max_iter = max_iter
 
-    def fit(self, tables, train):
+    def fit(self, tables=None, train=None):
         """Estimate the tables from ``train`` and optimise the weights (``tables`` is ignored)."""
         X, y, cards, C = _check_train(train)
         self.cards_ = cards

@@ -133,3 +133,14 @@ def test_neighbour_rows_gathered_across_partitions(data):
             if nb_ids[t, s] >= 0:
                 assert np.array_equal(X_nb[t, s], train[pos[int(nb_ids[t, s])]])
                 assert y_nb[t, s] == y[pos[int(nb_ids[t, s])]]
+
+
+def test_many_attributes_use_a_wider_accumulator():
+    rng = np.random.default_rng(2)
+    cards = np.full(300, 2)
+    a = _coded(rng, 3, cards, p_missing=0.0)
+    b = 1 - a  # every attribute differs: distance 300 does not fit in uint8
+    D = block_distances(a, b, cards)
+    assert D.dtype == np.uint16 and np.all(np.diag(D) == 300)
+    dist, ids = topk_block(a, b, np.arange(3), 1, cards)
+    assert dist.dtype == np.int32 and dist.max() <= 300

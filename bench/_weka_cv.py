@@ -110,11 +110,17 @@ def _cuts(values, classes, C):
     k = (total > 0).sum()
     k1 = (left[best] > 0).sum()
     k2 = (right[best] > 0).sum()
-    delta = np.log2(3.0**k - 2) - (k * prior_ent - k1 * _entropy_bits(left[best]) - k2 * _entropy_bits(right[best]))
+    delta = np.log2(3.0**k - 2) - (
+        k * prior_ent - k1 * _entropy_bits(left[best]) - k2 * _entropy_bits(right[best])
+    )
     if not gain > (np.log2(n - 1) + delta) / n:
         return []
     cut = (values[best] + values[best + 1]) / 2.0
-    return _cuts(values[: best + 1], classes[: best + 1], C) + [cut] + _cuts(values[best + 1 :], classes[best + 1 :], C)
+    return (
+        _cuts(values[: best + 1], classes[: best + 1], C)
+        + [cut]
+        + _cuts(values[best + 1 :], classes[best + 1 :], C)
+    )
 
 
 def mdl_cut_points(x, y, C):
@@ -136,12 +142,20 @@ def code_fold(df, y, train_idx, test_idx, C):
             x = col.to_numpy(dtype=float)
             cuts = mdl_cut_points(x[train_idx], y[train_idx], C)
             V = len(cuts) + 1
-            codes = np.searchsorted(cuts, x, side="left").astype(np.int64) if len(cuts) else np.zeros(len(x), np.int64)
+            codes = (
+                np.searchsorted(cuts, x, side="left").astype(np.int64)
+                if len(cuts)
+                else np.zeros(len(x), np.int64)
+            )
             codes[np.isnan(x)] = V
         cols_tr.append(codes[train_idx])
         cols_te.append(codes[test_idx])
         cards.append(V)
-    return (np.asfortranarray(np.column_stack(cols_tr)), np.asfortranarray(np.column_stack(cols_te)), np.array(cards))
+    return (
+        np.asfortranarray(np.column_stack(cols_tr)),
+        np.asfortranarray(np.column_stack(cols_te)),
+        np.array(cards),
+    )
 
 
 def load(name):

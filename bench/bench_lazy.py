@@ -66,9 +66,20 @@ def weka_time(name, classifier, timeout):
         out = Path(tmp) / "w.csv"
         t = time.perf_counter()
         subprocess.run(
-            [sys.executable, "/work/shared/tools/run_weka.py", "--classifiers", classifier, "--timeout", str(timeout),
-             "--out", str(out), str(bundled_path(name))],
-            check=False, capture_output=True, text=True,
+            [
+                sys.executable,
+                "/work/shared/tools/run_weka.py",
+                "--classifiers",
+                classifier,
+                "--timeout",
+                str(timeout),
+                "--out",
+                str(out),
+                str(bundled_path(name)),
+            ],
+            check=False,
+            capture_output=True,
+            text=True,
         )
         wall = time.perf_counter() - t
         if not out.exists():
@@ -108,15 +119,42 @@ def main():
             wall = time.perf_counter() - t
             acc = 100.0 * sum(r[0] for r in res) / n
             cpu = sum(r[2] for r in res)
-            rows.append(dict(dataset=name, system="dbayes", model=model_name, params=str(params), accuracy_pct=acc,
-                             wall_s=wall, fold_seconds_sum=cpu, instances_per_s=n / wall, workers=args.workers))
-            print(f"[{name}] {model_name:6s} acc {acc:7.3f}%  wall {wall:7.1f}s  ({n / wall:8.0f} inst/s; "
-                  f"sum of fold times {cpu:.1f}s)", flush=True)
+            rows.append(
+                dict(
+                    dataset=name,
+                    system="dbayes",
+                    model=model_name,
+                    params=str(params),
+                    accuracy_pct=acc,
+                    wall_s=wall,
+                    fold_seconds_sum=cpu,
+                    instances_per_s=n / wall,
+                    workers=args.workers,
+                )
+            )
+            print(
+                f"[{name}] {model_name:6s} acc {acc:7.3f}%  wall {wall:7.1f}s  ({n / wall:8.0f} inst/s; "
+                f"sum of fold times {cpu:.1f}s)",
+                flush=True,
+            )
         if args.weka:
             acc, wall, status = weka_time(name, "LWNB50", args.weka_timeout)
-            rows.append(dict(dataset=name, system="weka", model="LWL-NB-K50", params="", accuracy_pct=acc,
-                             wall_s=wall, instances_per_s=(n / wall) if wall else None, workers=1, note=status))
-            print(f"[{name}] weka LWL -U 0 -K 50 NB: acc {acc}  wall {wall:.1f}s  status {status}", flush=True)
+            rows.append(
+                dict(
+                    dataset=name,
+                    system="weka",
+                    model="LWL-NB-K50",
+                    params="",
+                    accuracy_pct=acc,
+                    wall_s=wall,
+                    instances_per_s=(n / wall) if wall else None,
+                    workers=1,
+                    note=status,
+                )
+            )
+            print(
+                f"[{name}] weka LWL -U 0 -K 50 NB: acc {acc}  wall {wall:.1f}s  status {status}", flush=True
+            )
     if args.out:
         pd.DataFrame(rows).to_csv(args.out, index=False)
 

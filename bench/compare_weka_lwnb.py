@@ -51,15 +51,17 @@ def main():
     ref = ref[(ref.classifier == args.classifier) & (ref.status == "ok")]
     rows = []
     k = args.k if args.k > 0 else None
-    for name, acc_weka, n_rows in zip(ref.dataset, ref.accuracy_pct, ref.n_instances):
+    for name, acc_weka, n_rows in zip(ref.dataset, ref.accuracy_pct, ref.n_instances, strict=False):
         if args.max_rows and n_rows > args.max_rows:
             continue
         t = time.perf_counter()
         acc = cv_accuracy(name, lambda: LWNB(k=k))
         rows.append((name, acc, acc_weka, acc - acc_weka, time.perf_counter() - t))
-        print(f"{name:16s} dbayes {acc:7.3f}  weka {acc_weka:7.3f}  diff {acc - acc_weka:+7.3f}  ({rows[-1][4]:.1f}s)", flush=True)
+        diff, secs = acc - acc_weka, rows[-1][4]
+        print(f"{name:16s} dbayes {acc:7.3f}  weka {acc_weka:7.3f}  diff {diff:+7.3f}  ({secs:.1f}s)", flush=True)
     out = pd.DataFrame(rows, columns=["dataset", "dbayes_lwnb", "weka_lwl_nb", "diff_pp", "seconds"])
-    print(f"\nwithin 2 pp: {(out.diff_pp.abs() <= 2).sum()} / {len(out)};  max |diff| {out.diff_pp.abs().max():.3f}")
+    n_ok, worst = (out.diff_pp.abs() <= 2).sum(), out.diff_pp.abs().max()
+    print(f"\nwithin 2 pp: {n_ok} / {len(out)};  max |diff| {worst:.3f}")
     out.to_csv(args.out, index=False)
 
 

@@ -19,8 +19,24 @@ from compare_weka_lwnb import cv_accuracy  # noqa: E402
 
 from dbayes.models.lawnb import LAWNB  # noqa: E402
 
-DATASETS = ["sonar", "autos", "glass", "ionosphere", "diabetes", "audiology", "zoo", "hypothyroid",
-            "anneal.orig", "vehicle", "heart-statlog", "credit-a", "lymph", "vote", "breast-w", "iris"]
+DATASETS = [
+    "sonar",
+    "autos",
+    "glass",
+    "ionosphere",
+    "diabetes",
+    "audiology",
+    "zoo",
+    "hypothyroid",
+    "anneal.orig",
+    "vehicle",
+    "heart-statlog",
+    "credit-a",
+    "lymph",
+    "vote",
+    "breast-w",
+    "iris",
+]
 
 
 def main():

@@ -45,6 +45,7 @@ def split():
 
 # --- the objective and the optimiser -------------------------------------------------------
 
+
 def test_ncll_gradient_matches_finite_differences():
     rng = np.random.default_rng(0)
     P, R, C, d = 3, 7, 4, 5
@@ -83,6 +84,7 @@ def test_batched_optimiser_matches_scipy_instance_by_instance(split):
     assert res.converged.all()
     d = len(CARDS)
     for b in range(test.shape[0]):
+
         def fun(w, b=b):
             f, g = weighted_nb_ncll(w[None], log_prior[b : b + 1], L[b : b + 1], N[b : b + 1])
             return f[0], g[0]
@@ -108,7 +110,10 @@ def test_batched_optimiser_on_quadratics_with_active_bounds():
     for p in range(P):
         ref = minimize(
             lambda x, p=p: (0.5 * x @ H[p] @ x - c[p] @ x, H[p] @ x - c[p]),
-            np.ones(n), jac=True, method="L-BFGS-B", bounds=[(0, 1)] * n,
+            np.ones(n),
+            jac=True,
+            method="L-BFGS-B",
+            bounds=[(0, 1)] * n,
             options={"ftol": 1e-14, "gtol": 1e-10},
         )
         np.testing.assert_allclose(res.x[p], ref.x, atol=1e-3)
@@ -116,10 +121,14 @@ def test_batched_optimiser_on_quadratics_with_active_bounds():
 
 # --- LAWNB against a brute-force reference ----------------------------------------------------
 
+
 def _brute_lawnb_tables(train, x, k, m):
     X, y, C = train.X, train.y, train.n_classes
     n, d = X.shape
-    dist = [sum(1 for i in range(d) if x[i] >= CARDS[i] or X[j, i] == CARDS[i] or X[j, i] != x[i]) for j in range(n)]
+    dist = [
+        sum(1 for i in range(d) if x[i] >= CARDS[i] or X[j, i] == CARDS[i] or X[j, i] != x[i])
+        for j in range(n)
+    ]
     nb = sorted(range(n), key=lambda j: (dist[j], j))[:k]
     p_c = [(sum(y == c) + 1) / (n + C) for c in range(C)]
     prior = [(sum(1 for j in nb if y[j] == c) + m * p_c[c]) / (len(nb) + m) for c in range(C)]
@@ -145,12 +154,16 @@ def test_lawnb_matches_brute_force_reference(split):
     for t, x in enumerate(test[:6]):
         nb, prior, cond = _brute_lawnb_tables(train, x, k, m)
 
-        def ncll(w):
+        def ncll(w, nb=nb, prior=prior, cond=cond):
             total = 0.0
             for j in nb:
                 s = [
                     math.log(prior[c])
-                    + sum(w[i] * math.log(cond(i, train.X[j, i], c)) for i in range(d) if train.X[j, i] < CARDS[i])
+                    + sum(
+                        w[i] * math.log(cond(i, train.X[j, i], c))
+                        for i in range(d)
+                        if train.X[j, i] < CARDS[i]
+                    )
                     for c in range(C)
                 ]
                 total -= s[train.y[j]] - math.log(sum(math.exp(v) for v in s))
@@ -173,7 +186,7 @@ def test_lawnb_topk_reduction_equals_broadcast(split, n_parts):
     n = len(train.y)
     ids = np.arange(n)
     bounds = np.linspace(0, n, n_parts + 1).astype(int)
-    parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+    parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=False)]
     _, nb_ids = merge_topk([topk_block(test, train.X[s], ids[s], 15, CARDS) for s in parts], 15)
     X_nb, y_nb, found = merge_neighbour_rows(
         [neighbour_rows_block(nb_ids, train.X[s], train.y[s], ids[s]) for s in parts]
@@ -204,6 +217,7 @@ def test_lawnb_boundary_cases(split):
 
 # --- LWNB against a transcription of Weka's LWL + NaiveBayes -----------------------------------
 
+
 def _brute_lwnb(train, x, k):
     X, y, C = train.X, train.y, train.n_classes
     n, d = X.shape
@@ -218,7 +232,7 @@ def _brute_lwnb(train, x, k):
     raw = [1.0001 - (1.0 if bw <= 0 else dist[j] / bw) for j in nb]
     w = [r * len(nb) / sum(raw) for r in raw]
     class_counts = [1.0] * C
-    for wj, j in zip(w, nb):
+    for wj, j in zip(w, nb, strict=False):
         class_counts[y[j]] += wj
     scores = []
     for c in range(C):
@@ -227,7 +241,7 @@ def _brute_lwnb(train, x, k):
             if x[i] >= CARDS[i]:
                 continue
             counts = [1.0] * CARDS[i]
-            for wj, j in zip(w, nb):
+            for wj, j in zip(w, nb, strict=False):
                 if y[j] == c and X[j, i] < CARDS[i]:
                     counts[X[j, i]] += wj
             s += math.log(counts[x[i]] / sum(counts))
@@ -241,7 +255,9 @@ def test_lwnb_matches_weka_transcription(split, k):
     model = LWNB(k=k).fit(None, train)
     jll = model.joint_log_likelihood(test)
     for t, x in enumerate(test):
-        np.testing.assert_allclose(jll[t], _brute_lwnb(train, x, len(train.y) if k is None else k), rtol=1e-10)
+        np.testing.assert_allclose(
+            jll[t], _brute_lwnb(train, x, len(train.y) if k is None else k), rtol=1e-10
+        )
 
 
 @pytest.mark.parametrize("n_parts", [1, 3, 7])
@@ -252,8 +268,10 @@ def test_lwnb_topk_reduction_equals_broadcast(split, n_parts):
     n = len(train.y)
     ids = np.arange(n)
     bounds = np.linspace(0, n, n_parts + 1).astype(int)
-    parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
-    dist, nb_ids = merge_topk([topk_block(test, train.X[s], ids[s], 12, CARDS, ties=True) for s in parts], 12, ties=True)
+    parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=False)]
+    dist, nb_ids = merge_topk(
+        [topk_block(test, train.X[s], ids[s], 12, CARDS, ties=True) for s in parts], 12, ties=True
+    )
     X_nb, y_nb, found = merge_neighbour_rows(
         [neighbour_rows_block(nb_ids, train.X[s], train.y[s], ids[s]) for s in parts]
     )

@@ -33,7 +33,9 @@ def _brute_distance(a, b, cards):
 def _brute_topk(test_X, train_X, train_ids, k, cards, ties):
     out = []
     for t in test_X:
-        pairs = sorted((_brute_distance(t, r, cards), int(i)) for r, i in zip(train_X, train_ids))
+        pairs = sorted(
+            (_brute_distance(t, r, cards), int(i)) for r, i in zip(train_X, train_ids, strict=False)
+        )
         kk = min(k, len(pairs))
         if ties:
             kth = pairs[kk - 1][0]
@@ -46,7 +48,8 @@ def _brute_topk(test_X, train_X, train_ids, k, cards, ties):
 
 def _as_pairs(dist, ids):
     return [
-        [(int(d), int(i)) for d, i in zip(drow, irow) if i >= 0] for drow, irow in zip(dist, ids)
+        [(int(d), int(i)) for d, i in zip(drow, irow, strict=False) if i >= 0]
+        for drow, irow in zip(dist, ids, strict=False)
     ]
 
 
@@ -91,14 +94,16 @@ def test_merge_over_chunks_equals_whole(data, n_chunks, k, ties):
     cut = np.sort(rng.choice(np.arange(1, train.shape[0]), n_chunks - 1, replace=False))
     parts = [
         topk_block(test, train[sl], ids[sl], k, CARDS, ties=ties)
-        for sl in (slice(a, b) for a, b in zip(np.r_[0, cut], np.r_[cut, train.shape[0]]))
+        for sl in (slice(a, b) for a, b in zip(np.r_[0, cut], np.r_[cut, train.shape[0]], strict=False))
     ]
     merged = merge_topk(parts, k, ties=ties)
     np.testing.assert_array_equal(merged[0], whole[0])
     np.testing.assert_array_equal(merged[1], whole[1])
     # merging is associative: a tree of merges gives the same lists
     if n_chunks == 7:
-        tree = merge_topk([merge_topk(parts[:3], k, ties=ties), merge_topk(parts[3:], k, ties=ties)], k, ties=ties)
+        tree = merge_topk(
+            [merge_topk(parts[:3], k, ties=ties), merge_topk(parts[3:], k, ties=ties)], k, ties=ties
+        )
         np.testing.assert_array_equal(tree[1], whole[1])
 
 

@@ -43,9 +43,10 @@ def _brute_ncll(train, w):
     prior, cond = _brute_tables(train)
     X = train.X.tolist()
     total = 0.0
-    for x, c_true in zip(X, train.y.tolist()):
+    for x, c_true in zip(X, train.y.tolist(), strict=False):
         s = [
-            math.log(prior[c]) + sum(w[i] * math.log(cond(i, x[i], c)) for i in range(len(CARDS)) if x[i] < CARDS[i])
+            math.log(prior[c])
+            + sum(w[i] * math.log(cond(i, x[i], c)) for i in range(len(CARDS)) if x[i] < CARDS[i])
             for c in range(2)
         ]
         total -= s[c_true] - math.log(sum(math.exp(v) for v in s))
@@ -93,7 +94,9 @@ def test_bundled_dataset_runs_and_beats_chance():
     df = pd.read_parquet(bundled_path("vote"))  # all nominal, with missing values
     y = df.pop("class").cat.codes.to_numpy()
     cards = np.array([len(df[c].cat.categories) for c in df.columns])
-    X = np.column_stack([np.where(df[c].cat.codes < 0, v, df[c].cat.codes) for c, v in zip(df.columns, cards)])
+    X = np.column_stack(
+        [np.where(df[c].cat.codes < 0, v, df[c].cat.codes) for c, v in zip(df.columns, cards, strict=False)]
+    )
     tr = SimpleNamespace(X=X[::2], y=y[::2], cards=cards, n_classes=2)
     acc = (WANBIA().fit(None, tr).predict(X[1::2]) == y[1::2]).mean()
     assert acc > 0.85

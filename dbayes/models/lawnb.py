@@ -120,7 +120,8 @@ class LAWNB(_ScoringMixin):
         self.X_ = X.astype(compact_code_dtype(cards), order="F")
         self.y_, self.cards_, self.n_classes_ = y, cards, C
         self._set_priors(
-            np.bincount(y, minlength=C), [np.bincount(X[:, i], minlength=V + 1)[:V] for i, V in enumerate(cards)]
+            np.bincount(y, minlength=C),
+            [np.bincount(X[:, i], minlength=V + 1)[:V] for i, V in enumerate(cards)],
         )
         return self
 

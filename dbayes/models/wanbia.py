@@ -156,7 +156,9 @@ class _ScoringMixin:
 def _check_train(train):
     """Validated (X Fortran int64, y, cards, C) from an object with X, y, cards, n_classes."""
     if train is None:
-        raise ValueError("this model needs the training rows: fit(tables, train) with train.X, .y, .cards, .n_classes")
+        raise ValueError(
+            "this model needs the training rows: fit(tables, train) with train.X, .y, .cards, .n_classes"
+        )
     X = np.asarray(train.X)
     y = np.asarray(train.y, dtype=np.int64)
     cards = np.asarray(train.cards, dtype=np.int64)
@@ -238,7 +240,11 @@ class WANBIA(_ScoringMixin):
 
         d = len(cards)
         res = minimize(
-            fun, np.ones(d), jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * d,
+            fun,
+            np.ones(d),
+            jac=True,
+            method="L-BFGS-B",
+            bounds=[(0.0, 1.0)] * d,
             options={"maxiter": self.max_iter},
         )
         self.weights_ = res.x

@@ -58,7 +58,8 @@ def main():
         acc = cv_accuracy(name, lambda: LWNB(k=k))
         rows.append((name, acc, acc_weka, acc - acc_weka, time.perf_counter() - t))
         diff, secs = acc - acc_weka, rows[-1][4]
-        print(f"{name:16s} dbayes {acc:7.3f}  weka {acc_weka:7.3f}  diff {diff:+7.3f}  ({secs:.1f}s)", flush=True)
+        line = f"{name:16s} dbayes {acc:7.3f}  weka {acc_weka:7.3f}  diff {diff:+7.3f}  ({secs:.1f}s)"
+        print(line, flush=True)
     out = pd.DataFrame(rows, columns=["dataset", "dbayes_lwnb", "weka_lwl_nb", "diff_pp", "seconds"])
     n_ok, worst = (out.diff_pp.abs() <= 2).sum(), out.diff_pp.abs().max()
     print(f"\nwithin 2 pp: {n_ok} / {len(out)};  max |diff| {worst:.3f}")

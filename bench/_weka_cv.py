@@ -15,6 +15,8 @@ with Weka's fold by fold:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -77,17 +79,46 @@ def weka_cv_folds(y, folds=10, seed=1):
     return out
 
 
-def _entropy_bits(counts):
-    counts = np.asarray(counts, dtype=float)
-    tot = counts.sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        xlogx = np.where(counts > 0, counts * np.log(np.where(counts > 0, counts, 1)), 0.0).sum(axis=-1)
-        tl = np.where(tot > 0, tot * np.log(np.where(tot > 0, tot, 1)), 0.0)
-        return np.where(tot > 0, (tl - xlogx) / (np.where(tot > 0, tot, 1) * np.log(2)), 0.0)
+_LN2 = math.log(2.0)
+
+
+def _lnf(x):
+    return x * math.log(x) if x > 0 else 0.0
+
+
+def _entropy_java(counts):
+    """Weka's ContingencyTables.entropy, same order of floating-point operations."""
+    ret, total = 0.0, 0.0
+    for x in counts:
+        ret -= _lnf(float(x))
+        total += float(x)
+    return 0.0 if total == 0 else (ret + _lnf(total)) / (total * _LN2)
+
+
+def _log2(x):
+    return math.log(x) / _LN2
+
+
+def _cond_entropy_candidates(left, right):
+    """Weka's ContingencyTables.entropyConditionedOnRows for each candidate split.
+
+    The sums are accumulated in Weka's order (row 0's cells, minus lnFunc(row sum), then row
+    1's) with a cumulative sum, so ties between candidates break as they do in Weka.
+    """
+
+    def lnf(a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(a > 0, a * np.log(np.where(a > 0, a, 1.0)), 0.0)
+
+    nl = np.cumsum(left, axis=1)[:, -1]
+    nr = np.cumsum(right, axis=1)[:, -1]
+    terms = np.concatenate([lnf(left), -lnf(nl)[:, None], lnf(right), -lnf(nr)[:, None]], axis=1)
+    ret = np.cumsum(terms, axis=1)[:, -1]
+    return -ret / ((nl + nr) * _LN2)
 
 
 def _cuts(values, classes, C):
-    """Fayyad-Irani MDL cut points of sorted ``values`` (no missing) with class codes."""
+    """Fayyad-Irani MDL cut points of sorted ``values`` (no missing), Weka's arithmetic."""
     n = len(values)
     if n < 2:
         return []
@@ -99,28 +130,22 @@ def _cuts(values, classes, C):
     boundary = values[:-1] < values[1:]
     if not boundary.any():
         return []
-    prior_ent = _entropy_bits(total)
-    nl = left.sum(axis=1)
-    cond = (nl * _entropy_bits(left) + (n - nl) * _entropy_bits(right)) / n
-    cond = np.where(boundary, cond, np.inf)
+    prior_ent = _entropy_java(total)
+    cond = np.where(boundary, _cond_entropy_candidates(left, right), np.inf)
     best = int(np.argmin(cond))  # first minimum, as Weka's strict '<'
     if not cond[best] < prior_ent:
         return []
     gain = prior_ent - cond[best]
-    k = (total > 0).sum()
-    k1 = (left[best] > 0).sum()
-    k2 = (right[best] > 0).sum()
-    delta = np.log2(3.0**k - 2) - (
-        k * prior_ent - k1 * _entropy_bits(left[best]) - k2 * _entropy_bits(right[best])
-    )
-    if not gain > (np.log2(n - 1) + delta) / n:
+    k = int((total > 0).sum())
+    k1 = int((left[best] > 0).sum())
+    k2 = int((right[best] > 0).sum())
+    ent_l, ent_r = _entropy_java(left[best]), _entropy_java(right[best])
+    delta = _log2(math.pow(3, k) - 2) - ((k * prior_ent) - (k2 * ent_r) - (k1 * ent_l))
+    if not gain > (_log2(n - 1) + delta) / n:
         return []
     cut = (values[best] + values[best + 1]) / 2.0
-    return (
-        _cuts(values[: best + 1], classes[: best + 1], C)
-        + [cut]
-        + _cuts(values[best + 1 :], classes[best + 1 :], C)
-    )
+    lo = _cuts(values[: best + 1], classes[: best + 1], C)
+    return lo + [cut] + _cuts(values[best + 1 :], classes[best + 1 :], C)
 
 
 def mdl_cut_points(x, y, C):

@@ -1,5 +1,6 @@
 """LAWNB and LWNB: brute-force references, the batched optimiser against scipy, partitions."""
 
+import functools
 import math
 from types import SimpleNamespace
 
@@ -122,17 +123,19 @@ def test_batched_optimiser_on_quadratics_with_active_bounds():
 # --- LAWNB against a brute-force reference ----------------------------------------------------
 
 
-def _brute_lawnb_tables(train, x, k, m):
+def _brute_lawnb_tables(train, x, k, m, ties=False):
     X, y, C = train.X, train.y, train.n_classes
     n, d = X.shape
     dist = [
         sum(1 for i in range(d) if x[i] >= CARDS[i] or X[j, i] == CARDS[i] or X[j, i] != x[i])
         for j in range(n)
     ]
-    nb = sorted(range(n), key=lambda j: (dist[j], j))[:k]
+    nb = sorted(range(n), key=lambda j: (dist[j], j))
+    nb = [j for j in nb if dist[j] <= dist[nb[k - 1]]] if ties else nb[:k]
     p_c = [(sum(y == c) + 1) / (n + C) for c in range(C)]
     prior = [(sum(1 for j in nb if y[j] == c) + m * p_c[c]) / (len(nb) + m) for c in range(C)]
 
+    @functools.cache
     def cond(i, v, c):
         n_iv = sum(X[:, i] == v)
         n_i = sum(X[:, i] < CARDS[i])
@@ -144,15 +147,18 @@ def _brute_lawnb_tables(train, x, k, m):
     return nb, prior, cond
 
 
-def test_lawnb_matches_brute_force_reference(split):
+@pytest.mark.parametrize("ties", [False, True])
+def test_lawnb_matches_brute_force_reference(split, ties):
     train, test = split
     k, m = 20, 1.0
-    model = LAWNB(k=k, m=m).fit(None, train)
+    model = LAWNB(k=k, m=m, ties=ties).fit(None, train)
     jll = model.joint_log_likelihood(test[:6])
     weights = model.local_weights(test[:6])
     d, C = len(CARDS), 3
     for t, x in enumerate(test[:6]):
-        nb, prior, cond = _brute_lawnb_tables(train, x, k, m)
+        nb, prior, cond = _brute_lawnb_tables(train, x, k, m, ties)
+        if ties:
+            assert len(nb) >= k
 
         def ncll(w, nb=nb, prior=prior, cond=cond):
             total = 0.0
@@ -178,23 +184,27 @@ def test_lawnb_matches_brute_force_reference(split):
             assert jll[t, c] == pytest.approx(expect, rel=1e-10, abs=1e-10)
 
 
+@pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("n_parts", [1, 3, 7])
-def test_lawnb_topk_reduction_equals_broadcast(split, n_parts):
+def test_lawnb_topk_reduction_equals_broadcast(split, n_parts, ties):
     train, test = split
-    model = LAWNB(k=15, block_size=7).fit(None, train)
+    model = LAWNB(k=15, ties=ties, block_size=7).fit(None, train)
     whole = model.joint_log_likelihood(test)
     n = len(train.y)
     ids = np.arange(n)
     bounds = np.linspace(0, n, n_parts + 1).astype(int)
     parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=False)]
-    _, nb_ids = merge_topk([topk_block(test, train.X[s], ids[s], 15, CARDS) for s in parts], 15)
+    _, nb_ids = merge_topk(
+        [topk_block(test, train.X[s], ids[s], 15, CARDS, ties=ties) for s in parts], 15, ties=ties
+    )
+    assert ties == (nb_ids.shape[1] > 15)  # the tie rule is exercised
     X_nb, y_nb, found = merge_neighbour_rows(
         [neighbour_rows_block(nb_ids, train.X[s], train.y[s], ids[s]) for s in parts]
     )
     reduced = model.joint_log_likelihood_neighbours(test, X_nb, y_nb, found)
     np.testing.assert_array_equal(reduced, whole)
     # a model fitted from count tables only (no training rows on this worker) agrees exactly
-    light = LAWNB(k=15).fit(_tables(train), None)
+    light = LAWNB(k=15, ties=ties).fit(_tables(train), None)
     np.testing.assert_array_equal(light.joint_log_likelihood_neighbours(test, X_nb, y_nb, found), whole)
     with pytest.raises(RuntimeError):
         light.joint_log_likelihood(test)

@@ -8,9 +8,10 @@ For each test instance ``x`` (the seed's Algorithm 2):
 
 1. ``D_k(x)``: its ``k`` nearest training instances, distance = number of differing
    discretized attributes, a missing value differing from everything (seed sec. 1.3, the
-   standard Euclidean distance on 0/1 overlap; :mod:`dbayes.models.neighbours`). Ties at the
-   ``k``-th distance are broken by the smaller training row index, so exactly ``k`` rows are
-   used (a documented choice: Weka's search would keep all tied rows).
+   standard Euclidean distance on 0/1 overlap; :mod:`dbayes.models.neighbours`). By default
+   ties at the ``k``-th distance are broken by the smaller training row index, so exactly
+   ``k`` rows are used (a documented choice, cheaper on data with many duplicate rows);
+   ``ties=True`` keeps every tied row, as Weka's ``LinearNNSearch`` does.
 2. Class priors and conditionals on ``D_k(x)`` with the m-estimate (seed eqs. 5-6, citing
    Cestnik 1990)::
 
@@ -39,7 +40,8 @@ Distributed use (the engine's two paths give bit-identical scores; tests/test_la
 * top-k reduction: for each test block, map ``topk_block(test, X_p, ids_p, k, cards)`` over the
   training partitions ``p`` and reduce with ``merge_topk(parts, k)``; map
   ``neighbour_rows_block(ids, X_p, y_p, ids_p)`` and reduce with ``merge_neighbour_rows``; then
-  ``model.joint_log_likelihood_neighbours(test, X_nb, y_nb, found)``. The model itself then
+  ``model.joint_log_likelihood_neighbours(test, X_nb, y_nb, found)`` (pass ``ties=model.ties``
+  to ``topk_block`` and ``merge_topk``). The model itself then
   needs only the whole-set priors (``class_prior_``, ``value_priors_``: counts, mergeable),
   ``cards_`` and ``n_classes_``.
 
@@ -68,6 +70,10 @@ class LAWNB(_ScoringMixin):
         neighbourhoods; 30 was the best mean accuracy in our sweep (bench/sweep_lawnb_k.py).
     m : float, default 1.0
         m of the m-estimate.
+    ties : bool, default False
+        False: exactly k neighbours, ties at the k-th distance broken by the smaller training
+        row index. True: every row tied with the k-th distance joins the neighbourhood (what
+        Weka's ``LinearNNSearch``, which the paper's Weka implementation would call, returns).
     block_size : int, default 512
         Test rows handled together (distances, neighbourhoods and the batched optimiser).
     max_iter : int, default 200
@@ -91,11 +97,12 @@ class LAWNB(_ScoringMixin):
     [0, 1]
     """
 
-    _param_names = ("k", "m", "block_size", "max_iter")
+    _param_names = ("k", "m", "ties", "block_size", "max_iter")
 
-    def __init__(self, *, k=30, m=1.0, block_size=512, max_iter=200):
+    def __init__(self, *, k=30, m=1.0, ties=False, block_size=512, max_iter=200):
         self.k = k
         self.m = m
+        self.ties = ties
         self.block_size = block_size
         self.max_iter = max_iter
 
@@ -143,7 +150,9 @@ class LAWNB(_ScoringMixin):
     def neighbours(self, X):
         """Ids of the ``k`` nearest stored training rows (broadcast path)."""
         self._check_rows_stored()
-        _, ids = topk_block(X, self.X_, np.arange(self.X_.shape[0]), int(self.k), self.cards_)
+        _, ids = topk_block(
+            X, self.X_, np.arange(self.X_.shape[0]), int(self.k), self.cards_, ties=bool(self.ties)
+        )
         return ids
 
     def _local_tables(self, X_nb, y_nb, valid):

@@ -33,7 +33,8 @@ def main():
     rows = []
     for name in args.datasets:
         rows.append(dict(dataset=name, **{m: cv_accuracy(name, cls) for m, cls in MODELS.items()}))
-        print(" ".join(f"{v:8.2f}" if isinstance(v, float) else f"{v:14s}" for v in rows[-1].values()), flush=True)
+        cells = (f"{v:8.2f}" if isinstance(v, float) else f"{v:14s}" for v in rows[-1].values())
+        print(" ".join(cells), flush=True)
     out = pd.DataFrame(rows).set_index("dataset")
     out.loc["mean"] = out.mean()
     print(out.round(2).to_string())

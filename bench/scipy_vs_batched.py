@@ -58,7 +58,8 @@ def main():
     gap = (res.fun - f_ref) / np.maximum(1.0, np.abs(f_ref))
     print(
         f"{args.dataset}: {B} problems; batched {t_batch:.2f}s ({1e3 * t_batch / B:.2f} ms each), "
-        f"scipy one call per row {t_scipy:.2f}s ({1e3 * t_scipy / B:.2f} ms each), ratio {t_scipy / t_batch:.1f}x"
+        f"scipy one call per row {t_scipy:.2f}s ({1e3 * t_scipy / B:.2f} ms each), "
+        f"ratio {t_scipy / t_batch:.1f}x"
     )
     print(f"relative objective gap batched - scipy: max {gap.max():.2e}, min {gap.min():.2e}")
 

@@ -149,3 +149,14 @@ def test_many_attributes_use_a_wider_accumulator():
     assert D.dtype == np.uint16 and np.all(np.diag(D) == 300)
     dist, ids = topk_block(a, b, np.arange(3), 1, cards)
     assert dist.dtype == np.int32 and dist.max() <= 300
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_large_distances_take_the_partition_fallback(ties):
+    rng = np.random.default_rng(4)
+    cards = np.full(40, 5)
+    train, test = _coded(rng, 60, cards), _coded(rng, 6, cards)  # k-th distances well above 8
+    ids = np.arange(60)
+    dist, got = topk_block(test, train, ids, 5, cards, ties=ties)
+    assert dist[dist < PAD_DIST].min() > 8
+    assert _as_pairs(dist, got) == _brute_topk(test, train, ids, 5, cards, ties)

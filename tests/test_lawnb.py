@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
+from dbayes.errors import NotFittedError
 from dbayes.models._lbfgs import minimize_box_batched
 from dbayes.models.lawnb import LAWNB
 from dbayes.models.lwnb import LWNB
@@ -212,7 +213,7 @@ def test_lawnb_topk_reduction_equals_broadcast(split, n_parts, ties):
 
 def test_lawnb_boundary_cases(split):
     train, test = split
-    with pytest.raises(RuntimeError):
+    with pytest.raises(NotFittedError):
         LAWNB().joint_log_likelihood(test)
     model = LAWNB(k=500).fit(None, train)  # k larger than the training set: all rows
     proba = model.predict_proba(test)

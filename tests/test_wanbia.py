@@ -9,6 +9,7 @@ import pytest
 from scipy.optimize import minimize
 
 from dbayes.data.bundled import bundled_path
+from dbayes.errors import NotFittedError
 from dbayes.models.wanbia import WANBIA
 
 CARDS = np.array([2, 3, 2, 3])
@@ -80,7 +81,7 @@ def test_joint_log_likelihood_matches_formula(train):
 
 
 def test_unfitted_and_bad_input(train):
-    with pytest.raises(RuntimeError):
+    with pytest.raises(NotFittedError):
         WANBIA().predict(train.X)
     model = WANBIA().fit(None, train)
     with pytest.raises(ValueError):

@@ -98,7 +98,8 @@ class LAWNB(_ScoringMixin):
     [0, 1]
     """
 
-    _param_names = ("k", "m", "ties", "block_size", "max_iter")
+    name = "lawnb"
+
 
     def __init__(self, *, k=30, m=1.0, ties=False, block_size=512, max_iter=200):
         self.k = k

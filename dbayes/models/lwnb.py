@@ -98,7 +98,8 @@ class LWNB(_ScoringMixin):
     [0, 1]
     """
 
-    _param_names = ("k", "block_size")
+    name = "lwnb"
+
 
     def __init__(self, *, k=50, block_size=512):
         self.k = k

@@ -8,12 +8,15 @@ from dbayes.errors import JobError
 from dbayes.models.aode import AODE, WAODE
 from dbayes.models.base import Model
 from dbayes.models.hocp_tan import HOCPTAN
+from dbayes.models.lawnb import LAWNB
 from dbayes.models.lazy_tan import LazyTAN
+from dbayes.models.lwnb import LWNB
 from dbayes.models.nb import NaiveBayes
 from dbayes.models.semilazy_tan import SemiLazyTAN
 from dbayes.models.sp_tan import SuperParentTAN
 from dbayes.models.tan import TAN
 from dbayes.models.trees import C45, CredalC45
+from dbayes.models.wanbia import WANBIA
 
 __all__ = ["REGISTRY", "make_model", "register"]
 
@@ -25,7 +28,7 @@ def register(cls: type, name: str | None = None) -> type:
     return cls
 
 
-for _cls in (NaiveBayes, TAN, SemiLazyTAN, HOCPTAN, SuperParentTAN, LazyTAN, AODE, WAODE):
+for _cls in (NaiveBayes, TAN, SemiLazyTAN, HOCPTAN, SuperParentTAN, LazyTAN, AODE, WAODE, LAWNB, LWNB, WANBIA):
     register(_cls)
 register(C45, "c45")
 register(CredalC45, "credal-c45")

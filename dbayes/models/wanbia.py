@@ -36,6 +36,9 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import logsumexp
 
+from dbayes.errors import NotFittedError
+from dbayes.models.base import Model
+
 __all__ = ["WANBIA", "weighted_nb_ncll", "m_estimate_log_tables"]
 
 
@@ -111,46 +114,26 @@ def m_estimate_log_tables(X, y, cards, n_classes, m, class_prior, value_priors, 
     return log_prior, log_cond
 
 
-class _ScoringMixin:
-    """``get_params``/``set_params`` and the predictions derived from ``joint_log_likelihood``."""
+class _ScoringMixin(Model):
+    """The shared :class:`~dbayes.models.base.Model` contract, with input checks for coded rows.
 
-    _param_names: tuple = ()
+    These models are fitted from the training rows themselves (``needs_rows``).
+    """
 
-    def get_params(self, deep=True):
-        return {name: getattr(self, name) for name in self._param_names}
-
-    def set_params(self, **params):
-        for name, value in params.items():
-            if name not in self._param_names:
-                raise ValueError(f"{type(self).__name__} has no parameter {name!r}")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
+    needs_rows = True
 
     def _check_fitted(self):
         if not hasattr(self, "n_classes_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted; call fit first")
+            raise NotFittedError(f"{type(self).__name__} is not fitted yet; call fit first")
 
     def _check_X(self, X):
+        self._check_fitted()
         X = np.asarray(X)
         if X.ndim != 2 or X.shape[1] != len(self.cards_):
             raise ValueError(f"expected coded rows with {len(self.cards_)} attributes, got {X.shape}")
         if X.size and (X.min() < 0 or np.any(X.max(axis=0) > self.cards_)):
             raise ValueError("codes must lie in 0..V_i (V_i = missing)")
         return X
-
-    def predict_log_proba(self, X):
-        jll = self.joint_log_likelihood(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        return np.argmax(self.joint_log_likelihood(X), axis=1)
 
 
 def _check_train(train):
@@ -209,7 +192,8 @@ class WANBIA(_ScoringMixin):
     [0, 1]
     """
 
-    _param_names = ("m", "max_iter")
+    name = "wanbia"
+
 
     def __init__(self, *, m=1.0, max_iter=15000):
         self.m = m

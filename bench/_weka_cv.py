@@ -167,11 +167,7 @@ def code_fold(df, y, train_idx, test_idx, C):
             x = col.to_numpy(dtype=float)
             cuts = mdl_cut_points(x[train_idx], y[train_idx], C)
             V = len(cuts) + 1
-            codes = (
-                np.searchsorted(cuts, x, side="left").astype(np.int64)
-                if len(cuts)
-                else np.zeros(len(x), np.int64)
-            )
+            codes = np.searchsorted(cuts, x, side="left").astype(np.int64) if len(cuts) else np.zeros(len(x), np.int64)
             codes[np.isnan(x)] = V
         cols_tr.append(codes[train_idx])
         cols_te.append(codes[test_idx])

@@ -65,13 +65,15 @@ def coded_rows(path: Path):
 
     from dbayes.counts import TableLayout
     from dbayes.data.encode import Coding, encode_partition
-    from dbayes.engine.cv import _tree_merge, fold_discretization
+    from dbayes.engine.cv import _discretize
     from dbayes.engine.datasets import open_dataset
-    from dbayes.evaluate.partition import RoundPlan, partition_histograms
+    from dbayes.evaluate.partition import RoundPlan
+    from dbayes.job import parse_job
 
     data = open_dataset(str(path))
     parts = data.frame.to_delayed()
     C = data.schema.n_classes
+    job = parse_job({"datasets": [str(path)], "classifiers": [{"name": "nb"}], "discretize_scope": "global"}, "bench")
     plan = RoundPlan(
         data.schema,
         Coding(data.schema, {}),
@@ -84,10 +86,7 @@ def coded_rows(path: Path):
         "global",
     )
     with dask.config.set(scheduler="threads"):
-        hists = dask.compute(
-            _tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)])
-        )[0]
-        cuts = {n: fold_discretization(h, 1, C, "mdl", 10)[0] for n, h in hists.items()}
+        cuts = {n: c[0] for n, c in _discretize(data, job, parts, dask.delayed(plan, traverse=False), 2).items()}
         coding = Coding(data.schema, cuts)
         blocks = dask.compute(*[dask.delayed(encode_partition)(p, coding) for p in parts])
     X = np.asfortranarray(np.concatenate([b[0] for b in blocks]))

@@ -152,9 +152,7 @@ def main():
                     note=status,
                 )
             )
-            print(
-                f"[{name}] weka LWL -U 0 -K 50 NB: acc {acc}  wall {wall:.1f}s  status {status}", flush=True
-            )
+            print(f"[{name}] weka LWL -U 0 -K 50 NB: acc {acc}  wall {wall:.1f}s  status {status}", flush=True)
     if args.out:
         pd.DataFrame(rows).to_csv(args.out, index=False)
 

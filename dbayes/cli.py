@@ -16,11 +16,11 @@ from dbayes.errors import DbayesError
 __all__ = ["main"]
 
 
-def _summary(metrics, baseline: str | None = None, vary: str | None = None) -> str:
+def _summary(metrics, baseline: str | None = None, vary: str | None = None, test: str = "corrected") -> str:
     """The run's summary: the paper-style tables of ``dbayes.evaluate.report`` as text."""
     from dbayes.evaluate.report import render_text, summary_tables
 
-    return render_text(summary_tables(metrics, baseline=baseline, vary=vary))
+    return render_text(summary_tables(metrics, baseline=baseline, vary=vary, test=test))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -52,8 +52,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     if metrics.empty:
         raise DbayesError(f"{root}: no results (expected Parquet files in {root / 'metrics'})")
     out = Path(args.out or root / "report")
-    paths = write_report(metrics, out, baseline=args.baseline, vary=args.vary)
-    print(_summary(metrics, args.baseline, args.vary))
+    if args.baseline and args.baseline not in set(metrics["classifier"]):
+        raise DbayesError(
+            f"--baseline {args.baseline}: no such classifier label in {root} "
+            f"(labels: {', '.join(sorted(set(metrics['classifier'])))})"
+        )
+    if args.vary and args.vary not in metrics.columns:
+        raise DbayesError(f"--vary {args.vary}: no such column in the metrics of {root}")
+    paths = write_report(metrics, out, baseline=args.baseline, vary=args.vary, test=args.test)
+    print(_summary(metrics, args.baseline, args.vary, args.test))
     print(f"\nreport: {paths.html} and {paths.markdown}")
     return 0
 
@@ -113,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("results", help="a job's output directory")
     rp.add_argument("--baseline", help="classifier label the others are compared with")
     rp.add_argument("--vary", help="parameter column to plot accuracy against (default: noise, when it varies)")
+    rp.add_argument(
+        "--test",
+        choices=["corrected", "paired"],
+        default="corrected",
+        help="per-dataset test for R x k CV: Nadeau-Bengio's corrected resampled t-test (default) or "
+        "the plain paired t-test over folds (seed 004's)",
+    )
     rp.add_argument("--out", help="report directory (default: RESULTS/report)")
     rp.set_defaults(func=cmd_report)
 

@@ -69,6 +69,7 @@ class Job:
     out: str | None = None
     resubstitution: bool = False
     fold_assignment: str = "hash"
+    test_limit: tuple[int | None, ...] = (None,)
     source: str = ""
 
 
@@ -90,6 +91,7 @@ _KEYS = {
     "out": str,
     "resubstitution": bool,
     "fold_assignment": str,
+    "test_limit": list,
     "description": str,
 }
 
@@ -145,6 +147,13 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         raise _fail(
             source, f"option 'fold_assignment' must be one of {', '.join(FOLD_ASSIGNMENTS)}, got {fold_assignment!r}"
         )
+    test_limit = data.get("test_limit")
+    if test_limit is None:
+        test_limit = (None,)
+    else:
+        if not test_limit or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in test_limit):
+            raise _fail(source, "option 'test_limit' must be a list of test-instance counts >= 0, e.g. [0, 100, 200]")
+        test_limit = tuple(test_limit)
     parts = data.get("partitions")
     if parts is not None and parts < 1:
         raise _fail(source, f"option 'partitions' must be at least 1, got {parts}")
@@ -183,6 +192,7 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         out=data.get("out"),
         resubstitution=data.get("resubstitution", False),
         fold_assignment=fold_assignment,
+        test_limit=test_limit,
         source=source,
     )
 

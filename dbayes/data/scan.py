@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from dbayes.data.schema import NOMINAL, NUMERIC, Attribute, Schema, _nominal_strings, column_kind
+from dbayes.data.schema import NOMINAL, NUMERIC, Attribute, Schema, column_kind
 from dbayes.errors import DataError
 
 __all__ = ["PartitionScan", "scan_partition", "schema_from_scans", "SKETCH_SIZE"]
@@ -38,14 +38,25 @@ class PartitionScan:
     sketch: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+def _value_counts(col: pd.Series) -> dict[str, int]:
+    """Counts of the non-missing values of a nominal column, keyed by their strings (vectorised for categories)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes = col.cat.codes.to_numpy()
+        counts = np.bincount(codes[codes >= 0], minlength=len(col.cat.categories))
+        return {str(col.cat.categories[i]): int(counts[i]) for i in np.flatnonzero(counts)}
+    vc = col.dropna().value_counts(sort=False)
+    out: dict[str, int] = {}
+    for v, c in vc.items():
+        out[str(v)] = out.get(str(v), 0) + int(c)
+    return out
+
+
 def scan_partition(df: pd.DataFrame, class_column: str) -> PartitionScan:
     """Scan one partition (pure; no Dask)."""
     cls = df[class_column]
-    cls_values = _nominal_strings(cls)
-    uniq, counts = np.unique(cls_values.astype(str), return_counts=True) if len(cls_values) else ([], [])
     scan = PartitionScan(
         n_rows=len(df),
-        class_counts={str(u): int(c) for u, c in zip(uniq, counts, strict=True)},
+        class_counts=_value_counts(cls),
         missing_class=int(cls.isna().sum()),
     )
     for name in df.columns:
@@ -54,7 +65,7 @@ def scan_partition(df: pd.DataFrame, class_column: str) -> PartitionScan:
         col = df[name]
         kind = column_kind(col.dtype)
         if kind == NOMINAL:
-            scan.nominal_values[name] = np.unique(_nominal_strings(col).astype(str))
+            scan.nominal_values[name] = np.array(sorted(_value_counts(col)), dtype=object)
             scan.non_missing[name] = int(col.notna().sum())
         else:
             x = col.to_numpy(dtype=np.float64, na_value=np.nan)

@@ -36,6 +36,7 @@ from dbayes.evaluate.partition import (
     partition_class_fold_counts,
     partition_classes,
     partition_counts,
+    partition_fold_counts,
     partition_histograms,
     partition_predict,
     partition_rows,
@@ -130,37 +131,44 @@ def is_tree(model) -> bool:
     return hasattr(model, "make_grower")
 
 
+def quantile_grid(data: Dataset, name: str, size: int) -> np.ndarray:
+    """``size`` weighted quantiles of a numeric column from the scan's per-partition order statistics (cell
+    upper edges; the last is the column's maximum)."""
+    sketch, w = merged_sketch(data.scans, name)
+    order = np.argsort(sketch)
+    cw = np.cumsum(w[order])
+    q = np.searchsorted(cw, np.linspace(0, cw[-1], size + 1)[1:], side="left")
+    return np.unique(np.append(sketch[order][np.minimum(q, len(order) - 1)], sketch.max()))
+
+
 def _discretize(data: Dataset, job: Job, parts, plan_d, F: int) -> dict[str, list[np.ndarray]]:
-    """Each fold's cut points of every numeric attribute (fitted on the fold's training part)."""
+    """Each fold's cut points of every numeric attribute (fitted on the fold's training part).
+
+    Exact (all distinct values are candidate cut points, as Weka) unless a column may hold more than
+    ``job.max_exact_values`` distinct values (the scan's per-partition counts tell); such a column is counted on
+    a quantile grid of that many cells, and its cut points are grid edges.
+    """
     schema = data.schema
     C = schema.n_classes
     numeric = [schema.attributes[i].name for i in schema.numeric_indices]
-    hists = dask.compute(_tree_merge([dask.delayed(partition_histograms)(p, i, plan_d) for i, p in enumerate(parts)]))[
-        0
-    ]
-    n_hist_folds = F if job.discretize_scope == "fold" else 1
-    fold_cuts = {}
+    grids = {}
     for name in numeric:
-        grid = None
-        values, counts = hists[name]
-        if len(values) > job.max_exact_values:
-            sketch, w = merged_sketch(data.scans, name)
-            order = np.argsort(sketch)
-            cw = np.cumsum(w[order])
-            q = np.searchsorted(cw, np.linspace(0, cw[-1], job.max_exact_values + 1)[1:], side="left")
-            grid = np.unique(np.append(sketch[order][np.minimum(q, len(order) - 1)], values[-1]))
-            idx = np.searchsorted(grid, values, side="left")
-            coarse = np.zeros((len(grid), counts.shape[1]), dtype=np.int64)
-            np.add.at(coarse, idx, counts)
-            keep = coarse.sum(axis=1) > 0
-            values, counts = grid[keep], coarse[keep]
+        if sum(s.n_distinct.get(name, 0) for s in data.scans) > job.max_exact_values:
+            grids[name] = quantile_grid(data, name, job.max_exact_values)
             log.info(
                 "%s: %s has more than %d distinct values; cut points sought on quantile bins",
                 data.name,
                 name,
                 job.max_exact_values,
             )
-        cuts = fold_discretization((values, counts), n_hist_folds, C, job.discretize, job.bins, grid)
+    grids_d = dask.delayed(grids, traverse=False)
+    hists = dask.compute(
+        _tree_merge([dask.delayed(partition_histograms)(p, i, plan_d, grids_d) for i, p in enumerate(parts)])
+    )[0]
+    n_hist_folds = F if job.discretize_scope == "fold" else 1
+    fold_cuts = {}
+    for name in numeric:
+        cuts = fold_discretization(hists[name], n_hist_folds, C, job.discretize, job.bins, grids.get(name))
         fold_cuts[name] = cuts if n_hist_folds == F else cuts * F
     return fold_cuts
 
@@ -193,8 +201,13 @@ def run_round(
     repeat: int,
     store: ResultStore,
     on_step: Callable[[str], None] = lambda s: None,
+    test_limit: int | None = None,
 ) -> list[dict]:
-    """Run one round for ``specs`` and commit its units; returns the metric rows written."""
+    """Run one round for ``specs`` and commit its units; returns the metric rows written.
+
+    ``test_limit``: test only the first ``test_limit`` rows (in dataset order) of each fold's test part, to
+    measure run time against the number of test instances (the LAWNB paper's Figure 4).
+    """
     schema = data.schema
     C = schema.n_classes
     F = job.folds
@@ -237,6 +250,12 @@ def run_round(
     coding = Coding(schema, common)
     plan = make_plan(coding)
     plan_d = dask.delayed(plan, traverse=False)
+    fold_starts = None
+    if test_limit is not None:
+        per_part = np.stack(
+            dask.compute(*[dask.delayed(partition_fold_counts)(p, i, plan_d) for i, p in enumerate(parts)])
+        )
+        fold_starts = np.cumsum(per_part, axis=0) - per_part  # (P, F): rank of each partition's first row per fold
 
     # 2. counts ---------------------------------------------------------------------------------------------
     train_tables: list[CountTables | None] = [None] * F
@@ -328,11 +347,22 @@ def run_round(
     # 4. predict --------------------------------------------------------------------------------------------
     scratch = store.scratch() if job.save_predictions else None
     unit_dirs = {
-        (s.label, f): str(scratch / unit_name(data.name, s.label, noise, repeat, f)) if scratch else ""
+        (s.label, f): str(scratch / unit_name(data.name, s.label, noise, repeat, f, test_limit)) if scratch else ""
         for s in specs
         for f in range(F)
     }
-    state = FittedRound(fitted, fold_maps, schema.classes, data.name, noise, repeat, job.save_predictions, unit_dirs)
+    state = FittedRound(
+        fitted,
+        fold_maps,
+        schema.classes,
+        data.name,
+        noise,
+        repeat,
+        job.save_predictions,
+        unit_dirs,
+        test_limit=test_limit,
+        fold_starts=fold_starts,
+    )
     state_d = dask.delayed(state, traverse=False)
     t0 = time.perf_counter()
     try:
@@ -357,6 +387,7 @@ def run_round(
                 "classifier": spec.label,
                 "classifier_name": spec.name,
                 "noise": float(noise),
+                "test_limit": test_limit,
                 "repeat": int(repeat),
                 "fold": int(f),
                 "n_train": int(n_train[f]),
@@ -369,13 +400,24 @@ def run_round(
             if is_tree(model):
                 row["tree_size"] = int(model.tree_size)
                 row["n_leaves"] = int(model.n_leaves)
-            row = {k: row[k] for k in _ORDER if k in row}
-            unit = unit_name(data.name, spec.label, noise, repeat, f)
+            if test_limit is None:
+                del row["test_limit"]
+            row.update(_param_columns(spec))
+            row = {k: row[k] for k in [*_ORDER, *sorted(set(row) - set(_ORDER))] if k in row}
+            unit = unit_name(data.name, spec.label, noise, repeat, f, test_limit)
             store.commit(unit, row, scratch / unit if scratch else None)
             rows_out.append(row)
     if scratch is not None:
         store.discard(scratch)
     return rows_out
+
+
+def _param_columns(spec: ClassifierSpec) -> dict:
+    """The classifier's numeric parameters as metric columns (``param_k``, ``param_s``...), so a report can plot
+    accuracy against a parameter the job varies."""
+    return {
+        f"param_{k}": float(v) for k, v in spec.params.items() if isinstance(v, int | float) and not isinstance(v, bool)
+    }
 
 
 def _class_counts_by_fold(parts, plan_d, C: int, F: int) -> np.ndarray:
@@ -391,6 +433,7 @@ _ORDER = [
     "classifier",
     "classifier_name",
     "noise",
+    "test_limit",
     "repeat",
     "fold",
     "n_train",

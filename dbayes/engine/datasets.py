@@ -59,9 +59,10 @@ def resolve_dataset(spec: str) -> tuple[str, str]:
 
 
 def _declared_categories(location: str) -> dict[str, tuple[str, ...]]:
-    """Value order of dictionary-encoded (categorical) columns, from the first row group."""
+    """Value order of dictionary-encoded (categorical) columns, from the first rows of the first file."""
     import pyarrow as pa
     import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
 
     if "://" in location:
         import fsspec
@@ -69,11 +70,13 @@ def _declared_categories(location: str) -> dict[str, tuple[str, ...]]:
         fs, path = fsspec.core.url_to_fs(location)
         data = pads.dataset(path, filesystem=fs, format="parquet")
     else:
-        data = pads.dataset(location, format="parquet")
+        fs, data = None, pads.dataset(location, format="parquet")
     cols = [f.name for f in data.schema if pa.types.is_dictionary(f.type)]
-    if not cols:
+    files = sorted(data.files)
+    if not cols or not files:
         return {}
-    for batch in data.to_batches(columns=cols, batch_size=1):
+    handle = fs.open(files[0], "rb") if fs is not None else files[0]
+    for batch in pq.ParquetFile(handle).iter_batches(batch_size=1, columns=cols):
         return {name: tuple(str(v) for v in batch.column(name).dictionary.to_pylist()) for name in cols}
     return {}
 

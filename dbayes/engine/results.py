@@ -18,8 +18,9 @@ import pandas as pd
 __all__ = ["ResultStore", "unit_name"]
 
 
-def unit_name(dataset: str, label: str, noise: float, repeat: int, fold: int) -> str:
-    return f"{dataset}__{label}__noise{noise:g}__r{repeat}__f{fold}"
+def unit_name(dataset: str, label: str, noise: float, repeat: int, fold: int, test_limit: int | None = None) -> str:
+    limit = "" if test_limit is None else f"__l{test_limit}"
+    return f"{dataset}__{label}__noise{noise:g}{limit}__r{repeat}__f{fold}"
 
 
 class ResultStore:

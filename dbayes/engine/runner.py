@@ -81,24 +81,29 @@ def run_job(
     )
     store = ResultStore(out)
     store.prepare()
-    n_units = len(datasets) * len(job.noise) * job.repeats * len(job.classifiers) * job.folds
+    n_units = len(datasets) * len(job.noise) * len(job.test_limit) * job.repeats * len(job.classifiers) * job.folds
     done = skipped = 0
     for data in datasets:
         data.frame = data.frame.persist()
         for noise in job.noise:
-            for repeat in range(job.repeats):
-                todo = [
-                    s
-                    for s in job.classifiers
-                    if not all(store.is_done(unit_name(data.name, s.label, noise, repeat, f)) for f in range(job.folds))
-                ]
-                skipped += (len(job.classifiers) - len(todo)) * job.folds
-                if not todo:
-                    continue
-                head = f"[{data.name} noise={noise:g} repeat={repeat + 1}/{job.repeats}]"
-                steps: list[str] = []
-                run_round(data, job, todo, noise, repeat, store, on_step=steps.append)
-                done += len(todo) * job.folds
-                say(f"{head} {', '.join(steps)}  ({done + skipped}/{n_units} units)")
+            for limit in job.test_limit:
+                for repeat in range(job.repeats):
+                    todo = [
+                        s
+                        for s in job.classifiers
+                        if not all(
+                            store.is_done(unit_name(data.name, s.label, noise, repeat, f, limit))
+                            for f in range(job.folds)
+                        )
+                    ]
+                    skipped += (len(job.classifiers) - len(todo)) * job.folds
+                    if not todo:
+                        continue
+                    lim = "" if limit is None else f" test_limit={limit}"
+                    head = f"[{data.name} noise={noise:g}{lim} repeat={repeat + 1}/{job.repeats}]"
+                    steps: list[str] = []
+                    run_round(data, job, todo, noise, repeat, store, on_step=steps.append, test_limit=limit)
+                    done += len(todo) * job.folds
+                    say(f"{head} {', '.join(steps)}  ({done + skipped}/{n_units} units)")
     metrics = store.read_metrics()
     return JobRun(Path(out), metrics, done, skipped, time.perf_counter() - t_start)

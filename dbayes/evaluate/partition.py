@@ -81,10 +81,14 @@ def partition_classes(df: pd.DataFrame, schema: Schema) -> np.ndarray:
     return encode_class(df[schema.class_name], schema.classes).astype(np.int8 if schema.n_classes < 128 else np.int32)
 
 
-def partition_histograms(df: pd.DataFrame, index: int, plan: RoundPlan) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def partition_histograms(
+    df: pd.DataFrame, index: int, plan: RoundPlan, grids: dict[str, np.ndarray] | None = None
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per numeric attribute: distinct values and their counts per (fold, training class).
 
-    Columns are ``fold * C + class`` (one fold, ``F = 1``, under global scope).
+    Columns are ``fold * C + class`` (one fold, ``F = 1``, under global scope). An attribute with a quantile
+    grid in ``grids`` (too many distinct values to keep exactly) is counted per grid cell ``(g[b-1], g[b]]``,
+    each cell standing at its upper edge ``g[b]``, so the histogram has at most ``len(grid)`` rows.
     """
     part = code_partition(df, index, plan)
     C = plan.n_classes
@@ -94,6 +98,10 @@ def partition_histograms(df: pd.DataFrame, index: int, plan: RoundPlan) -> dict[
     for i in plan.schema.numeric_indices:
         name = plan.schema.attributes[i].name
         x = df[name].to_numpy(dtype=np.float64, na_value=np.nan)
+        if grids and name in grids:
+            grid = grids[name]
+            cell = np.minimum(np.searchsorted(grid, x, side="left"), len(grid) - 1)
+            x = np.where(np.isnan(x), np.nan, grid[cell])
         out[name] = value_histogram(x, labels, F * C)
     return out
 
@@ -102,6 +110,11 @@ def partition_counts(df: pd.DataFrame, index: int, plan: RoundPlan, layout: Tabl
     """``(F, layout.size)`` count tables of the partition's rows, by the fold they belong to."""
     part = code_partition(df, index, plan)
     return count_block(part.X, part.y_train, layout, part.fold, plan.folds)
+
+
+def partition_fold_counts(df: pd.DataFrame, index: int, plan: RoundPlan) -> np.ndarray:
+    """``(F,)`` rows of the partition in each fold."""
+    return np.bincount(code_partition(df, index, plan).fold, minlength=plan.folds)
 
 
 def partition_class_fold_counts(df: pd.DataFrame, index: int, plan: RoundPlan, layout: TableLayout) -> np.ndarray:
@@ -136,6 +149,8 @@ class FittedRound:
     repeat: int = 0
     save_predictions: bool = True
     unit_dirs: dict[tuple[str, int], str] = field(default_factory=dict)
+    test_limit: int | None = None  # test only each fold's first rows (dataset order)
+    fold_starts: np.ndarray | None = None  # (P, F) rank of each partition's first row within each fold
 
 
 def recode_rows(X: np.ndarray, maps: list[np.ndarray | None]) -> np.ndarray:
@@ -159,6 +174,9 @@ def partition_predict(df: pd.DataFrame, index: int, plan: RoundPlan, fitted: Fit
     classes = pd.CategoricalDtype(list(fitted.classes))
     for f in range(plan.folds):
         rows = np.flatnonzero(part.fold == f)
+        if fitted.test_limit is not None:
+            rank = fitted.fold_starts[index, f] + np.arange(len(rows))
+            rows = rows[rank < fitted.test_limit]
         Xf = recode_rows(part.X[rows], fitted.fold_maps[f]) if len(rows) else None
         for label, per_fold in fitted.models.items():
             if len(rows) == 0:

@@ -100,7 +100,6 @@ class LAWNB(_ScoringMixin):
 
     name = "lawnb"
 
-
     def __init__(self, *, k=30, m=1.0, ties=False, block_size=512, max_iter=200):
         self.k = k
         self.m = m
@@ -152,9 +151,7 @@ class LAWNB(_ScoringMixin):
     def neighbours(self, X):
         """Ids of the ``k`` nearest stored training rows (broadcast path)."""
         self._check_rows_stored()
-        _, ids = topk_block(
-            X, self.X_, np.arange(self.X_.shape[0]), int(self.k), self.cards_, ties=bool(self.ties)
-        )
+        _, ids = topk_block(X, self.X_, np.arange(self.X_.shape[0]), int(self.k), self.cards_, ties=bool(self.ties))
         return ids
 
     def _local_tables(self, X_nb, y_nb, valid):

@@ -100,7 +100,6 @@ class LWNB(_ScoringMixin):
 
     name = "lwnb"
 
-
     def __init__(self, *, k=50, block_size=512):
         self.k = k
         self.block_size = block_size

@@ -91,9 +91,7 @@ def block_distances(test_X, train_X, cards):
     m, d = test_X.shape
     n = train_X.shape[0]
     if train_X.shape[1] != d or cards.shape != (d,):
-        raise ValueError(
-            f"test rows have {d} attributes, training rows {train_X.shape[1]}, cards {cards.shape}"
-        )
+        raise ValueError(f"test rows have {d} attributes, training rows {train_X.shape[1]}, cards {cards.shape}")
     if d < np.iinfo(np.uint8).max:
         acc_dtype = np.uint8
     elif d < np.iinfo(np.uint16).max:

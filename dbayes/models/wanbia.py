@@ -139,9 +139,7 @@ class _ScoringMixin(Model):
 def _check_train(train):
     """Validated (X Fortran int64, y, cards, C) from an object with X, y, cards, n_classes."""
     if train is None:
-        raise ValueError(
-            "this model needs the training rows: fit(tables, train) with train.X, .y, .cards, .n_classes"
-        )
+        raise ValueError("this model needs the training rows: fit(tables, train) with train.X, .y, .cards, .n_classes")
     X = np.asarray(train.X)
     y = np.asarray(train.y, dtype=np.int64)
     cards = np.asarray(train.cards, dtype=np.int64)
@@ -193,7 +191,6 @@ class WANBIA(_ScoringMixin):
     """
 
     name = "wanbia"
-
 
     def __init__(self, *, m=1.0, max_iter=15000):
         self.m = m

@@ -289,7 +289,7 @@ def main() -> int:
         report["counting_pass"] = [counting_pass(big, coding, w) for w in (1, 2)]
         log(json.dumps(report["counting_pass"], indent=1))
     if "cv" not in skip:
-        sets = {"nb": [{"name": "nb"}], "tan": [{"name": "tan"}], "nb+tan": [{"name": "nb"}, {"name": "tan"}]}
+        sets = {"nb": [{"name": "nb"}], "tan": [{"name": "tan"}], "nb-tan": [{"name": "nb"}, {"name": "tan"}]}
         report["cv"] = cv_bench({"adult": "adult", "letter": "letter", "sampled": str(big)}, sets, workdir)
     if args.weka or args.weka_big:
         wd = {"adult": "adult", "letter": "letter"}
@@ -334,7 +334,7 @@ def format_report(r: dict) -> str:
             if c["classifiers"] in ("nb", "tan"):
                 w = weka.get((c["dataset"], c["classifiers"].upper()))
                 wk = w["wall_s"] if w and w.get("status") == "ok" else None
-            elif c["classifiers"] == "nb+tan":
+            elif c["classifiers"] == "nb-tan":
                 a, b = weka.get((c["dataset"], "NB")), weka.get((c["dataset"], "TAN"))
                 if a and b and a.get("status") == b.get("status") == "ok":
                     wk = a["wall_s"] + b["wall_s"]

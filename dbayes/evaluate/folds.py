@@ -67,7 +67,11 @@ def stratified_folds(y: np.ndarray, offsets: np.ndarray, k: int, seed: int, repe
     within = np.arange(n) - starts[ys]
     rank[order] = np.asarray(offsets, dtype=np.int64)[ys] + within
     block, pos = np.divmod(rank, k)
+    # one draw of k keys per (class, block), shared by the block's rows; a row's fold is its key's rank
+    pair = y * (int(block.max(initial=0)) + 1) + block
+    uniq, inverse = np.unique(pair, return_inverse=True)
+    u_class, u_block = np.divmod(uniq, int(block.max(initial=0)) + 1)
     with np.errstate(over="ignore"):
-        keys = _mix(seed, repeat, y[:, None], block[:, None], np.arange(k)[None, :])  # (n, k)
-    own = keys[np.arange(n), pos]
-    return (keys < own[:, None]).sum(axis=1).astype(np.int64)
+        keys = _mix(seed, repeat, u_class[:, None], u_block[:, None], np.arange(k)[None, :])  # (blocks, k)
+    ranks = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1, kind="stable")
+    return ranks[inverse, pos].astype(np.int64)

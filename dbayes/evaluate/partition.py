@@ -100,9 +100,14 @@ def partition_histograms(
         x = df[name].to_numpy(dtype=np.float64, na_value=np.nan)
         if grids and name in grids:
             grid = grids[name]
-            cell = np.minimum(np.searchsorted(grid, x, side="left"), len(grid) - 1)
-            x = np.where(np.isnan(x), np.nan, grid[cell])
-        out[name] = value_histogram(x, labels, F * C)
+            known = ~np.isnan(x)
+            cell = np.minimum(np.searchsorted(grid, x[known], side="left"), len(grid) - 1)
+            counts = np.bincount(cell * (F * C) + labels[known], minlength=len(grid) * F * C)
+            counts = counts.reshape(len(grid), F * C)
+            used = counts.any(axis=1)
+            out[name] = (grid[used], counts[used])
+        else:
+            out[name] = value_histogram(x, labels, F * C)
     return out
 
 

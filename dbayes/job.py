@@ -38,6 +38,10 @@ SCOPES = ("fold", "global")
 #: "hash": seeded stratified folds each partition computes itself (the default, any size);
 #: "weka": Weka 3.6's own folds for -x k -s seed+repeat (computed on the client; to compare with Weka exactly)
 FOLD_ASSIGNMENTS = ("hash", "weka")
+#: how lazy models (LAWNB, LWNB) reach the training rows: "broadcast" (the rows travel inside the fitted model),
+#: "topk" (per-training-partition nearest-neighbour lists merged by a reduction), or "auto" (topk when the
+#: coded training rows exceed 256 MiB)
+NEIGHBOURS = ("auto", "broadcast", "topk")
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,7 @@ class Job:
     resubstitution: bool = False
     fold_assignment: str = "hash"
     test_limit: tuple[int | None, ...] = (None,)
+    neighbours: str = "auto"
     source: str = ""
 
 
@@ -92,6 +97,7 @@ _KEYS = {
     "resubstitution": bool,
     "fold_assignment": str,
     "test_limit": list,
+    "neighbours": str,
     "description": str,
 }
 
@@ -154,6 +160,9 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         if not test_limit or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in test_limit):
             raise _fail(source, "option 'test_limit' must be a list of test-instance counts >= 0, e.g. [0, 100, 200]")
         test_limit = tuple(test_limit)
+    neighbours = data.get("neighbours", "auto")
+    if neighbours not in NEIGHBOURS:
+        raise _fail(source, f"option 'neighbours' must be one of {', '.join(NEIGHBOURS)}, got {neighbours!r}")
     parts = data.get("partitions")
     if parts is not None and parts < 1:
         raise _fail(source, f"option 'partitions' must be at least 1, got {parts}")
@@ -193,6 +202,7 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         resubstitution=data.get("resubstitution", False),
         fold_assignment=fold_assignment,
         test_limit=test_limit,
+        neighbours=neighbours,
         source=source,
     )
 

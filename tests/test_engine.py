@@ -217,3 +217,22 @@ def test_weka_fold_assignment_reproduces_weka_accuracy(tmp_path):
     assert acc["nb"] == pytest.approx(86.5217, abs=1e-4)
     assert acc["aode"] == pytest.approx(86.3768, abs=1e-4)
     assert acc["c45"] == pytest.approx(86.0870, abs=1e-4)
+
+
+def test_lazy_models_same_by_broadcast_and_by_topk_reduction(tmp_path):
+    """LAWNB and LWNB give identical predictions whether the training rows travel with the model or the
+    neighbours come from per-partition top-k lists merged by a reduction."""
+    runs = []
+    for mode in ("broadcast", "topk"):
+        job = small_job(
+            partitions=3,
+            neighbours=mode,
+            folds=3,
+            classifiers=[
+                {"name": "lwnb", "k": 20},
+                {"name": "lawnb", "k": 15},
+                {"name": "lawnb", "label": "lawnb-ties", "k": 10, "ties": True},
+            ],
+        )
+        runs.append(run_and_read(tmp_path, mode, job))
+    _same(runs[0], runs[1])

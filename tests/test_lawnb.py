@@ -127,10 +127,7 @@ def test_batched_optimiser_on_quadratics_with_active_bounds():
 def _brute_lawnb_tables(train, x, k, m, ties=False):
     X, y, C = train.X, train.y, train.n_classes
     n, d = X.shape
-    dist = [
-        sum(1 for i in range(d) if x[i] >= CARDS[i] or X[j, i] == CARDS[i] or X[j, i] != x[i])
-        for j in range(n)
-    ]
+    dist = [sum(1 for i in range(d) if x[i] >= CARDS[i] or X[j, i] == CARDS[i] or X[j, i] != x[i]) for j in range(n)]
     nb = sorted(range(n), key=lambda j: (dist[j], j))
     nb = [j for j in nb if dist[j] <= dist[nb[k - 1]]] if ties else nb[:k]
     p_c = [(sum(y == c) + 1) / (n + C) for c in range(C)]
@@ -166,11 +163,7 @@ def test_lawnb_matches_brute_force_reference(split, ties):
             for j in nb:
                 s = [
                     math.log(prior[c])
-                    + sum(
-                        w[i] * math.log(cond(i, train.X[j, i], c))
-                        for i in range(d)
-                        if train.X[j, i] < CARDS[i]
-                    )
+                    + sum(w[i] * math.log(cond(i, train.X[j, i], c)) for i in range(d) if train.X[j, i] < CARDS[i])
                     for c in range(C)
                 ]
                 total -= s[train.y[j]] - math.log(sum(math.exp(v) for v in s))
@@ -195,9 +188,7 @@ def test_lawnb_topk_reduction_equals_broadcast(split, n_parts, ties):
     ids = np.arange(n)
     bounds = np.linspace(0, n, n_parts + 1).astype(int)
     parts = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=False)]
-    _, nb_ids = merge_topk(
-        [topk_block(test, train.X[s], ids[s], 15, CARDS, ties=ties) for s in parts], 15, ties=ties
-    )
+    _, nb_ids = merge_topk([topk_block(test, train.X[s], ids[s], 15, CARDS, ties=ties) for s in parts], 15, ties=ties)
     assert ties == (nb_ids.shape[1] > 15)  # the tie rule is exercised
     X_nb, y_nb, found = merge_neighbour_rows(
         [neighbour_rows_block(nb_ids, train.X[s], train.y[s], ids[s]) for s in parts]
@@ -266,9 +257,7 @@ def test_lwnb_matches_weka_transcription(split, k):
     model = LWNB(k=k).fit(None, train)
     jll = model.joint_log_likelihood(test)
     for t, x in enumerate(test):
-        np.testing.assert_allclose(
-            jll[t], _brute_lwnb(train, x, len(train.y) if k is None else k), rtol=1e-10
-        )
+        np.testing.assert_allclose(jll[t], _brute_lwnb(train, x, len(train.y) if k is None else k), rtol=1e-10)
 
 
 @pytest.mark.parametrize("n_parts", [1, 3, 7])

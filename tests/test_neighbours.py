@@ -33,9 +33,7 @@ def _brute_distance(a, b, cards):
 def _brute_topk(test_X, train_X, train_ids, k, cards, ties):
     out = []
     for t in test_X:
-        pairs = sorted(
-            (_brute_distance(t, r, cards), int(i)) for r, i in zip(train_X, train_ids, strict=False)
-        )
+        pairs = sorted((_brute_distance(t, r, cards), int(i)) for r, i in zip(train_X, train_ids, strict=False))
         kk = min(k, len(pairs))
         if ties:
             kth = pairs[kk - 1][0]
@@ -101,9 +99,7 @@ def test_merge_over_chunks_equals_whole(data, n_chunks, k, ties):
     np.testing.assert_array_equal(merged[1], whole[1])
     # merging is associative: a tree of merges gives the same lists
     if n_chunks == 7:
-        tree = merge_topk(
-            [merge_topk(parts[:3], k, ties=ties), merge_topk(parts[3:], k, ties=ties)], k, ties=ties
-        )
+        tree = merge_topk([merge_topk(parts[:3], k, ties=ties), merge_topk(parts[3:], k, ties=ties)], k, ties=ties)
         np.testing.assert_array_equal(tree[1], whole[1])
 
 

@@ -46,8 +46,7 @@ def _brute_ncll(train, w):
     total = 0.0
     for x, c_true in zip(X, train.y.tolist(), strict=False):
         s = [
-            math.log(prior[c])
-            + sum(w[i] * math.log(cond(i, x[i], c)) for i in range(len(CARDS)) if x[i] < CARDS[i])
+            math.log(prior[c]) + sum(w[i] * math.log(cond(i, x[i], c)) for i in range(len(CARDS)) if x[i] < CARDS[i])
             for c in range(2)
         ]
         total -= s[c_true] - math.log(sum(math.exp(v) for v in s))

@@ -25,7 +25,7 @@ import numpy as np
 
 from dbayes.counts import CountTables, TableLayout
 from dbayes.data.discretize import equal_frequency_cut_points, mdl_cut_points, merge_histograms
-from dbayes.data.encode import Coding, fold_slot_map
+from dbayes.data.encode import Coding, code_dtype, fold_slot_map
 from dbayes.data.scan import merged_sketch
 from dbayes.errors import JobError
 from dbayes.evaluate.folds import class_offsets
@@ -33,6 +33,7 @@ from dbayes.evaluate.metrics import fold_metrics
 from dbayes.evaluate.partition import (
     FittedRound,
     RoundPlan,
+    neighbour_rows_partition,
     partition_class_fold_counts,
     partition_classes,
     partition_counts,
@@ -42,6 +43,8 @@ from dbayes.evaluate.partition import (
     partition_rows,
     partition_training_counts,
     recode_rows,
+    score_neighbourhoods,
+    topk_partition,
 )
 from dbayes.evaluate.weka_folds import weka_folds
 from dbayes.job import ClassifierSpec, Job
@@ -57,6 +60,8 @@ log = logging.getLogger(__name__)
 
 #: largest size of the per-fold count tables counted in one pass (above it, one pass per fold)
 MAX_FOLD_TABLES_BYTES = 512 * 2**20
+#: above this size of coded training rows, lazy models find neighbours by a top-k reduction, not a broadcast
+MAX_BROADCAST_ROWS_BYTES = 256 * 2**20
 
 
 def _add(*arrays):
@@ -301,8 +306,14 @@ def run_round(
     on_step(f"counts {timings.counts:.2f}s")
 
     # 2b. training rows, for the models that need them ------------------------------------------------------
-    rows = None
+    topk_labels = set()
     if any(m.needs_rows for m in bayes.values()):
+        rows_bytes = data.n_rows * len(schema.attributes) * code_dtype(coding.cards).itemsize
+        use_topk = job.neighbours == "topk" or (job.neighbours == "auto" and rows_bytes > MAX_BROADCAST_ROWS_BYTES)
+        if use_topk:
+            topk_labels = {k for k, m in bayes.items() if m.needs_rows and _neighbour_query(m) is not None}
+    rows = None
+    if any(m.needs_rows for k, m in bayes.items() if k not in topk_labels):
         t0 = time.perf_counter()
         got = dask.compute(*[dask.delayed(partition_rows)(p, i, plan_d) for i, p in enumerate(parts)])
         rows = (
@@ -322,7 +333,7 @@ def run_round(
         for f in range(F):
             model = spec.make()
             train = None
-            if model.needs_rows:
+            if model.needs_rows and spec.label not in topk_labels:
                 X, y, fold = rows
                 sel = np.ones(len(fold), dtype=bool) if job.resubstitution else fold != f
                 train = TrainingRows(np.asfortranarray(recode_rows(X[sel], fold_maps[f])), y[sel], fold_cards[f], C)
@@ -364,9 +375,17 @@ def run_round(
         fold_starts=fold_starts,
     )
     state_d = dask.delayed(state, traverse=False)
+    precomputed = _topk_predictions(parts, plan_d, fitted, topk_labels, fold_maps, fold_cards) if topk_labels else {}
+    if topk_labels:
+        on_step(f"top-k neighbours for {', '.join(sorted(topk_labels))}")
     t0 = time.perf_counter()
     try:
-        results = dask.compute(*[dask.delayed(partition_predict)(p, i, plan_d, state_d) for i, p in enumerate(parts)])
+        results = dask.compute(
+            *[
+                dask.delayed(partition_predict)(p, i, plan_d, state_d, precomputed.get(i, {}))
+                for i, p in enumerate(parts)
+            ]
+        )
     except BaseException:
         if scratch is not None:
             store.discard(scratch)
@@ -410,6 +429,37 @@ def run_round(
     if scratch is not None:
         store.discard(scratch)
     return rows_out
+
+
+def _neighbour_query(model):
+    query = getattr(model, "neighbour_query", None)
+    return None if query is None else query()
+
+
+def _topk_predictions(parts, plan_d, fitted, labels, fold_maps, fold_cards) -> dict[int, dict]:
+    """Delayed predictions of the lazy models whose neighbours come from top-k reductions over the training
+    partitions: for every test partition i and fold f, the k nearest rows of each training partition j are
+    merged (:func:`~dbayes.models.neighbours.merge_topk`), the neighbours' rows fetched from where they live,
+    and the test rows scored. No worker ever holds the whole training set. Returns ``{i: {(label, f): ...}}``.
+    """
+    from dbayes.models.neighbours import merge_neighbour_rows, merge_topk
+
+    coded = dask.persist(*[dask.delayed(partition_rows)(p, i, plan_d) for i, p in enumerate(parts)])
+    out: dict[int, dict] = {i: {} for i in range(len(parts))}
+    for label in sorted(labels):
+        for f, model in enumerate(fitted[label]):
+            k, ties = _neighbour_query(model)
+            model_d = dask.delayed(model, traverse=False)
+            maps, cards = fold_maps[f], fold_cards[f]
+            for i, test in enumerate(coded):
+                lists = [dask.delayed(topk_partition)(test, train, f, maps, k, ties, cards) for train in coded]
+                merged = dask.delayed(merge_topk)(lists, k, ties=ties)
+                ids = merged[1]
+                rows = dask.delayed(merge_neighbour_rows)(
+                    [dask.delayed(neighbour_rows_partition)(ids, train, f, maps) for train in coded]
+                )
+                out[i][(label, f)] = dask.delayed(score_neighbourhoods)(model_d, test, f, maps, merged, rows)
+    return out
 
 
 def _param_columns(spec: ClassifierSpec) -> dict:

@@ -154,6 +154,7 @@ class FittedRound:
     repeat: int = 0
     save_predictions: bool = True
     unit_dirs: dict[tuple[str, int], str] = field(default_factory=dict)
+    precomputed: dict = field(default_factory=dict)  # (label, fold) -> (probabilities, seconds) of this partition
     test_limit: int | None = None  # test only each fold's first rows (dataset order)
     fold_starts: np.ndarray | None = None  # (P, F) rank of each partition's first row within each fold
 
@@ -172,8 +173,15 @@ def recode_rows(X: np.ndarray, maps: list[np.ndarray | None]) -> np.ndarray:
 N_SUMS = 4
 
 
-def partition_predict(df: pd.DataFrame, index: int, plan: RoundPlan, fitted: FittedRound) -> dict:
-    """Predict each row with the models of its own fold; write its predictions; return per-unit sums."""
+def partition_predict(
+    df: pd.DataFrame, index: int, plan: RoundPlan, fitted: FittedRound, precomputed: dict | None = None
+) -> dict:
+    """Predict each row with the models of its own fold; write its predictions; return per-unit sums.
+
+    ``precomputed[(label, fold)] = (probabilities, seconds)`` holds this partition's predictions of the models
+    scored by the top-k neighbour reduction.
+    """
+    precomputed = precomputed or {}
     part = code_partition(df, index, plan)
     sums: dict[tuple[str, int], np.ndarray] = {}
     classes = pd.CategoricalDtype(list(fitted.classes))
@@ -189,11 +197,16 @@ def partition_predict(df: pd.DataFrame, index: int, plan: RoundPlan, fitted: Fit
                 continue
             t0 = time.perf_counter()
             model = per_fold[f]
-            if hasattr(model, "make_grower"):  # trees read the raw attributes
-                proba = model.predict_proba(df.iloc[rows][list(plan.schema.names)])
+            if (label, f) in precomputed:
+                proba, seconds = precomputed[(label, f)]
+                if fitted.test_limit is not None:
+                    proba = proba[: len(rows)]
             else:
-                proba = model.predict_proba(Xf)
-            seconds = time.perf_counter() - t0
+                if hasattr(model, "make_grower"):  # trees read the raw attributes
+                    proba = model.predict_proba(df.iloc[rows][list(plan.schema.names)])
+                else:
+                    proba = model.predict_proba(Xf)
+                seconds = time.perf_counter() - t0
             pred = np.argmax(proba, axis=1)
             truth = part.y[rows]
             p_true = proba[np.arange(len(rows)), truth]
@@ -280,3 +293,40 @@ def partition_tree_rows(df: pd.DataFrame, index: int, plan: RoundPlan, tschema):
     keeps these in memory for the passes of one round's growth."""
     part, X_num, X_nom = _tree_rows(df, index, plan, tschema)
     return X_num, X_nom, part.y_train, part.fold, part.row_ids
+
+
+# -- lazy models with the training rows spread over partitions: top-k neighbour reductions -----------------
+def fold_rows(part: CodedPart, f: int, maps, train: bool):
+    """The rows of a coded partition outside (``train``) or inside fold ``f``, recoded to the fold's bins:
+    ``(X, y, row_ids)``; training rows carry their training class."""
+    sel = (part.fold != f) if train else (part.fold == f)
+    X = np.asfortranarray(recode_rows(part.X[sel], maps))
+    return X, (part.y_train if train else part.y)[sel], part.row_ids[sel]
+
+
+def topk_partition(test_part: CodedPart, train_part: CodedPart, f: int, maps, k: int, ties: bool, cards):
+    """Nearest training rows of one training partition for the fold-``f`` test rows of one partition."""
+    from dbayes.models.neighbours import topk_block
+
+    X_test = fold_rows(test_part, f, maps, train=False)[0]
+    X_train, _, ids = fold_rows(train_part, f, maps, train=True)
+    return topk_block(X_test, X_train, ids, k, cards, ties=ties)
+
+
+def neighbour_rows_partition(ids: np.ndarray, train_part: CodedPart, f: int, maps):
+    """The codes and classes of the neighbours that live in one training partition."""
+    from dbayes.models.neighbours import neighbour_rows_block
+
+    X_train, y_train, row_ids = fold_rows(train_part, f, maps, train=True)
+    return neighbour_rows_block(ids, X_train, y_train, row_ids)
+
+
+def score_neighbourhoods(model, test_part: CodedPart, f: int, maps, topk, rows) -> tuple[np.ndarray, float]:
+    """Class probabilities of the fold-``f`` test rows of one partition from their gathered neighbourhoods."""
+    from scipy.special import logsumexp
+
+    X_test = fold_rows(test_part, f, maps, train=False)[0]
+    t0 = time.perf_counter()
+    jll = model.score_neighbours(X_test, topk[0], *rows)
+    proba = np.exp(jll - logsumexp(jll, axis=1, keepdims=True))  # as Model.predict_proba
+    return proba, time.perf_counter() - t0

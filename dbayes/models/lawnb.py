@@ -214,6 +214,14 @@ class LAWNB(_ScoringMixin):
         res = minimize_box_batched(fun_grad, np.ones((B, d)), 0.0, 1.0, max_iter=int(self.max_iter))
         return log_prior, log_cond, res.x, res
 
+    def neighbour_query(self) -> tuple[int, bool]:
+        """``(k, ties)``: the neighbourhood the top-k reduction must gather for this model."""
+        return int(self.k), bool(self.ties)
+
+    def score_neighbours(self, X, dist, X_nb, y_nb, valid):
+        """Joint log-scores from gathered neighbourhoods (the engine's top-k path)."""
+        return self.joint_log_likelihood_neighbours(X, X_nb, y_nb, valid)
+
     def joint_log_likelihood_neighbours(self, X, X_nb, y_nb, valid):
         """Joint log-scores of a block of test rows from their neighbourhoods (top-k path).
 

@@ -135,6 +135,14 @@ class LWNB(_ScoringMixin):
         n = self.X_.shape[0]
         return topk_block(X, self.X_, np.arange(n), self._k(), self.cards_, ties=True)
 
+    def neighbour_query(self) -> tuple[int, bool] | None:
+        """``(k, ties)`` for the top-k reduction; None when every training row is a neighbour (``k=None``)."""
+        return None if self.k is None else (int(self.k), True)
+
+    def score_neighbours(self, X, dist, X_nb, y_nb, valid):
+        """Joint log-scores from gathered neighbourhoods (the engine's top-k path)."""
+        return self.joint_log_likelihood_neighbours(X, dist, X_nb, y_nb, valid)
+
     def joint_log_likelihood_neighbours(self, X, dist, X_nb, y_nb, valid):
         """Joint log-scores from neighbourhoods given as sorted (dist, rows), shape (B, C)."""
         self._check_fitted()

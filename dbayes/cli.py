@@ -16,10 +16,18 @@ from dbayes.errors import DbayesError
 __all__ = ["main"]
 
 
+def _auto_vary(metrics, vary: str | None) -> str | None:
+    """The protocol column a job varied besides noise (``test_limit``), when the user named none."""
+    if vary is None and "test_limit" in metrics.columns and metrics["test_limit"].nunique() > 1:
+        return "test_limit"
+    return vary
+
+
 def _summary(metrics, baseline: str | None = None, vary: str | None = None, test: str = "corrected") -> str:
     """The run's summary: the paper-style tables of ``dbayes.evaluate.report`` as text."""
     from dbayes.evaluate.report import render_text, summary_tables
 
+    vary = _auto_vary(metrics, vary)
     return render_text(summary_tables(metrics, baseline=baseline, vary=vary, test=test))
 
 
@@ -33,14 +41,32 @@ def cmd_run(args: argparse.Namespace) -> int:
         if rt.dashboard:
             print(f"Dask dashboard: {rt.dashboard}", file=sys.stderr)
         result = run_job(job, out, rt)
+        _keep_job_file(Path(args.job), out)
     if result.units_skipped:
         print(f"{result.units_skipped} unit(s) already done were skipped", file=sys.stderr)
-    print(_summary(result.metrics))
+    print(_summary(result.metrics, job.classifiers[0].label))
     print(
         f"\n{result.units_done} unit(s) computed in {result.seconds:.1f} s; metrics in {out / 'metrics'}, "
         f"predictions in {out / 'predictions'}"
     )
     return 0
+
+
+def _keep_job_file(job_file: Path, out: Path) -> None:
+    """A copy of the job beside its results (provenance; ``dbayes report`` takes the baseline from it)."""
+    tmp = out / ".tmp-job.toml"
+    tmp.write_bytes(job_file.read_bytes())
+    tmp.replace(out / "job.toml")
+
+
+def _job_baseline(root: Path) -> str | None:
+    """The first classifier label of the job whose results are in ``root`` (None when unknown)."""
+    from dbayes.job import load_job
+
+    try:
+        return load_job(root / "job.toml").classifiers[0].label
+    except DbayesError:
+        return None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -52,6 +78,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if metrics.empty:
         raise DbayesError(f"{root}: no results (expected Parquet files in {root / 'metrics'})")
     out = Path(args.out or root / "report")
+    if args.baseline is None:
+        args.baseline = _job_baseline(root)
     if args.baseline and args.baseline not in set(metrics["classifier"]):
         raise DbayesError(
             f"--baseline {args.baseline}: no such classifier label in {root} "
@@ -59,7 +87,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
     if args.vary and args.vary not in metrics.columns:
         raise DbayesError(f"--vary {args.vary}: no such column in the metrics of {root}")
-    paths = write_report(metrics, out, baseline=args.baseline, vary=args.vary, test=args.test)
+    paths = write_report(metrics, out, baseline=args.baseline, vary=_auto_vary(metrics, args.vary), test=args.test)
     print(_summary(metrics, args.baseline, args.vary, args.test))
     print(f"\nreport: {paths.html} and {paths.markdown}")
     return 0

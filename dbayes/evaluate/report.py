@@ -372,7 +372,38 @@ def _build(metrics, *, baseline, precision, alpha, test, vary, decimals):
     )
     if metrics["noise"].nunique() > 1:
         tables.extend(_noise_tables(metrics, decimals))
+    for column in varied:
+        if column != "noise":
+            tables.extend(_vary_tables(metrics, column, decimals))
     return metrics, baseline, varied, tables, cd_inputs
+
+
+def _vary_tables(metrics: pd.DataFrame, column: str, decimals: int) -> list[ReportTable]:
+    """Accuracy and time (train + test seconds per fold) against a column the job varies: the numbers behind
+    the line plots."""
+    work = metrics.assign(seconds=metrics["train_seconds"] + metrics["test_seconds"])
+    acc = vary_table(work, column, "accuracy") * 100
+    secs = vary_table(work, column, "seconds")
+    return [
+        ReportTable(
+            f"accuracy_vs_{column}",
+            f"Accuracy (%) against {column}",
+            f"Mean accuracy over data sets (of per-data-set means over folds and repeats) at each {column}.",
+            acc,
+            acc.map(lambda v: _num(v, decimals)),
+            None,
+            "Overall",
+        ),
+        ReportTable(
+            f"time_vs_{column}",
+            f"Time against {column}",
+            f"Train + test seconds per fold, averaged over data sets, at each {column}.",
+            secs,
+            secs.map(_seconds),
+            None,
+            "Overall",
+        ),
+    ]
 
 
 def _noise_tables(metrics: pd.DataFrame, decimals: int) -> list[ReportTable]:

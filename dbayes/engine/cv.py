@@ -29,7 +29,7 @@ from dbayes.data.encode import Coding, code_dtype, fold_slot_map
 from dbayes.data.scan import merged_sketch
 from dbayes.errors import JobError
 from dbayes.evaluate.folds import class_offsets
-from dbayes.evaluate.metrics import fold_metrics
+from dbayes.evaluate.metrics import METRIC_COLUMNS, fold_metrics
 from dbayes.evaluate.partition import (
     FittedRound,
     RoundPlan,
@@ -422,7 +422,7 @@ def run_round(
             if test_limit is None:
                 del row["test_limit"]
             row.update(_param_columns(spec))
-            row = {k: row[k] for k in [*_ORDER, *sorted(set(row) - set(_ORDER))] if k in row}
+            row = {k: row[k] for k in [*METRIC_COLUMNS, *sorted(set(row) - set(METRIC_COLUMNS))] if k in row}
             unit = unit_name(data.name, spec.label, noise, repeat, f, test_limit)
             store.commit(unit, row, scratch / unit if scratch else None)
             rows_out.append(row)
@@ -476,26 +476,3 @@ def _class_counts_by_fold(parts, plan_d, C: int, F: int) -> np.ndarray:
     return dask.compute(
         tree_sum([dask.delayed(partition_class_fold_counts)(p, i, plan_d, lay) for i, p in enumerate(parts)])
     )[0]
-
-
-_ORDER = [
-    "dataset",
-    "classifier",
-    "classifier_name",
-    "noise",
-    "test_limit",
-    "repeat",
-    "fold",
-    "n_train",
-    "n_test",
-    "accuracy",
-    "error",
-    "log_loss",
-    "train_seconds",
-    "test_seconds",
-    "folds",
-    "seed",
-    "discretize",
-    "tree_size",
-    "n_leaves",
-]

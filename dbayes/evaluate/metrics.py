@@ -10,10 +10,14 @@ __all__ = ["LOG_LOSS_FLOOR", "METRIC_COLUMNS"]
 #: true class probability 0 (a tree leaf, say) has a large but finite loss
 LOG_LOSS_FLOOR = 1e-15
 
+#: the columns of a metrics row, in order (``test_limit``, ``tree_size`` and ``n_leaves`` only where they apply;
+#: ``param_*`` columns, the classifier's numeric parameters, follow)
 METRIC_COLUMNS = [
     "dataset",
     "classifier",
+    "classifier_name",
     "noise",
+    "test_limit",
     "repeat",
     "fold",
     "n_train",
@@ -23,6 +27,11 @@ METRIC_COLUMNS = [
     "log_loss",
     "train_seconds",
     "test_seconds",
+    "folds",
+    "seed",
+    "discretize",
+    "tree_size",
+    "n_leaves",
 ]
 
 

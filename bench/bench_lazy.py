@@ -4,7 +4,7 @@ Folds: Weka 3.6's (seed 1); discretization: Fayyad-Irani MDL inside each trainin
 (bench/_weka_cv.py, a stand-in for dbayes.data's until it is merged). The folds are coded
 first (timed separately), then each model runs the ten folds on a process pool of
 ``--workers`` processes (the engine will do this with Dask). Weka runs afterwards through
-/work/shared/tools/run_weka.py (LWNB50 = LWL -U 0 -K 50 around NaiveBayes), one process.
+../shared/tools/run_weka.py (LWNB50 = LWL -U 0 -K 50 around NaiveBayes), one process.
 
     python bench/bench_lazy.py --datasets adult letter --weka
 """
@@ -68,7 +68,7 @@ def weka_time(name, classifier, timeout):
         subprocess.run(
             [
                 sys.executable,
-                "/work/shared/tools/run_weka.py",
+                str(Path(__file__).resolve().parents[2] / "shared/tools/run_weka.py"),
                 "--classifiers",
                 classifier,
                 "--timeout",

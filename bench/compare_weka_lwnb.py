@@ -2,10 +2,10 @@
 
 Same folds as Weka (bench/_weka_cv.py reproduces Weka's randomize/stratify with seed 1) and
 the same Fayyad-Irani MDL discretization inside each training fold. Weka's figures are read
-from a CSV written by /work/shared/tools/run_weka.py --classifiers LWNB50 (run it first).
+from a CSV written by ../shared/tools/run_weka.py --classifiers LWNB50 (run it first).
 
     python bench/compare_weka_lwnb.py --weka bench/weka_lwnb50.csv
-    python bench/compare_weka_lwnb.py --weka /work/shared/reference/weka.csv --classifier LWNB --k 0 \
+    python bench/compare_weka_lwnb.py --weka ../shared/reference/weka.csv --classifier LWNB --k 0 \
         --max-rows 6000 --out bench/lwnb_all_vs_weka.csv
 """
 

@@ -3,7 +3,7 @@
 The folds are Weka's own (``-x 10 -s 1``): java.util.Random(1), ``Instances.randomize``, ``stratify`` and
 ``testCV`` replicated below, so both sides test on the same rows. Each fold's numeric attributes are cut by
 ``dbayes.data.discretize.mdl_cut_points`` on that fold's training rows. Weka's figures come from
-/work/shared/reference/weka.csv (classifiers NB, TAN, AODE, WAODE; mode cv).
+../shared/reference/weka.csv (classifiers NB, TAN, AODE, WAODE; mode cv).
 
 usage: PYTHONPATH=. python bench/weka_compare_tanfam.py [--models nb,tan,aode,waode] [--time] [dataset ...]
 (extra models: tan-f (Friedman TAN), semilazy-tan, sp-tan, hocp-tan, lazy-tan, lazy-tan-all)
@@ -28,7 +28,7 @@ from dbayes.models.base import TrainingRows
 from dbayes.models.nb import NaiveBayes
 from dbayes.models.tan import TAN
 
-WEKA_CSV = Path("/work/shared/reference/weka.csv")
+WEKA_CSV = Path(__file__).resolve().parents[2] / "shared/reference/weka.csv"
 DEFAULT = [
     "adult",
     "letter",

@@ -59,19 +59,18 @@ def stratified_folds(y: np.ndarray, offsets: np.ndarray, k: int, seed: int, repe
     seed, repeat : the job's seed and the repeat index of R x k cross-validation.
     """
     y = np.asarray(y, dtype=np.int64)
-    n = len(y)
-    rank = np.empty(n, dtype=np.int64)
-    order = np.argsort(y, kind="stable")
-    ys = y[order]
-    starts = np.searchsorted(ys, np.arange(len(offsets)))
-    within = np.arange(n) - starts[ys]
-    rank[order] = np.asarray(offsets, dtype=np.int64)[ys] + within
-    block, pos = np.divmod(rank, k)
-    # one draw of k keys per (class, block), shared by the block's rows; a row's fold is its key's rank
-    pair = y * (int(block.max(initial=0)) + 1) + block
-    uniq, inverse = np.unique(pair, return_inverse=True)
-    u_class, u_block = np.divmod(uniq, int(block.max(initial=0)) + 1)
-    with np.errstate(over="ignore"):
-        keys = _mix(seed, repeat, u_class[:, None], u_block[:, None], np.arange(k)[None, :])  # (blocks, k)
-    ranks = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1, kind="stable")
-    return ranks[inverse, pos].astype(np.int64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    fold = np.empty(len(y), dtype=np.int64)
+    for c in np.unique(y):
+        rows = np.flatnonzero(y == c)
+        rank = offsets[c] + np.arange(len(rows))  # rank among the dataset's rows of class c
+        block, pos = np.divmod(rank, k)
+        # the class's rows here span consecutive blocks: one draw of k keys per block; a row's fold is the
+        # rank of its own key among its block's k keys
+        first = block[0]
+        blocks = np.arange(first, block[-1] + 1)
+        with np.errstate(over="ignore"):
+            keys = _mix(seed, repeat, c, blocks[:, None], np.arange(k)[None, :])  # (blocks, k)
+        ranks = np.argsort(np.argsort(keys, axis=1, kind="stable"), axis=1, kind="stable")
+        fold[rows] = ranks[block - first, pos]
+    return fold

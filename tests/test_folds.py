@@ -10,11 +10,9 @@ from dbayes.evaluate.weka_folds import weka_folds
 
 def folds_by_partition(y, sizes, k, seed, repeat):
     bounds = np.cumsum([0, *sizes])
-    counts = np.array([np.bincount(y[a:b], minlength=y.max() + 1) for a, b in zip(bounds[:-1], bounds[1:])])
-    off = class_offsets(counts)
-    return np.concatenate(
-        [stratified_folds(y[a:b], off[i], k, seed, repeat) for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
-    )
+    spans = list(zip(bounds[:-1], bounds[1:], strict=True))
+    off = class_offsets(np.array([np.bincount(y[a:b], minlength=y.max() + 1) for a, b in spans]))
+    return np.concatenate([stratified_folds(y[a:b], off[i], k, seed, repeat) for i, (a, b) in enumerate(spans)])
 
 
 @pytest.mark.parametrize("C", [2, 3, 26])

@@ -37,7 +37,9 @@ class Runtime:
 def _quiet_distributed() -> None:
     """Keep the scheduler's and workers' INFO chatter off the console (warnings and errors still show)."""
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
-    dask.config.set({"logging.distributed": "warning"})
+    # fitted models (tens of MB for AODE on wide data) travel once per round as one key of the graph; the
+    # default 10 MB warning would fire on every round
+    dask.config.set({"logging.distributed": "warning", "distributed.admin.large-graph-warning-threshold": "1GB"})
     for name in (
         "distributed",
         "distributed.scheduler",

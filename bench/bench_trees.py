@@ -80,6 +80,7 @@ def main() -> int:
     ap.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "dbayes-bench"))
     ap.add_argument("--weka", action="store_true")
     ap.add_argument("--no-big", action="store_true")
+    ap.add_argument("--part", type=int, default=None, help="grow on one part file of the sampled rows only")
     args = ap.parse_args()
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -87,7 +88,8 @@ def main() -> int:
     if not args.no_big:
         big = workdir / f"adult-{args.rows}.parquet"
         make_data(big, args.rows)
-        rows += [one_tree(str(big), w, workdir, {"name": "c45", "max_exact_values": 4096}) for w in (1, 2)]
+        source = str(big) if args.part is None else str(big / f"part-{args.part:05d}.parquet")
+        rows += [one_tree(source, w, workdir, {"name": "c45", "max_exact_values": 4096}) for w in (1, 2)]
     j48 = j48_build_time(workdir) if args.weka else None
     (workdir / "bench_trees.json").write_text(json.dumps({"trees": rows, "j48_adult": j48}, indent=1))
     print("# one C4.5 tree on all rows (engine, LocalCluster)")

@@ -235,34 +235,24 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def weka_bench(datasets: dict[str, str], workdir: Path, timeout: int) -> pd.DataFrame:
+def run_weka(datasets: dict[str, str], classifiers: str, workdir: Path, timeout: int) -> pd.DataFrame:
+    """Weka 3.6 through shared/tools/run_weka.py on each dataset (bundled name or Parquet path), in this run."""
     tool = SHARED / "tools/run_weka.py"
     if not tool.exists() or not shutil.which("java"):
         log("Weka not run: shared/tools/run_weka.py or java not found (apt-get install weka)")
         return pd.DataFrame()
-    out = workdir / "weka.csv"
+    out = workdir / f"weka-{classifiers.replace(',', '-')}.csv"
     out.unlink(missing_ok=True)
     for name, source in datasets.items():
         path = source if Path(source).exists() else str(ROOT / "dbayes/datasets" / f"{source}.parquet")
-        log(f"Weka on {name} ...")
-        subprocess.run(
-            [
-                sys.executable,
-                str(tool),
-                path,
-                "--classifiers",
-                "NB,TAN",
-                "--out",
-                str(out),
-                "--timeout",
-                str(timeout),
-                "--xmx",
-                "12g",
-            ],
-            check=False,
-            capture_output=True,
-        )
+        log(f"Weka {classifiers} on {name} ...")
+        cmd = [sys.executable, str(tool), path, "--classifiers", classifiers, "--out", str(out)]
+        subprocess.run([*cmd, "--timeout", str(timeout), "--xmx", "12g"], check=False, capture_output=True)
     return pd.read_csv(out) if out.exists() else pd.DataFrame()
+
+
+def weka_bench(datasets: dict[str, str], workdir: Path, timeout: int) -> pd.DataFrame:
+    return run_weka(datasets, "NB,TAN", workdir, timeout)
 
 
 def main() -> int:

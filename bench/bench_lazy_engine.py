@@ -39,8 +39,10 @@ def main() -> int:
         wr = w.get(r["dataset"])
         ws = f"{wr['wall_s']:.1f}" if wr and wr["status"] == "ok" else "-"
         acc = list(r["accuracy"].values())[0]
-        print(f"{r['dataset']:8s} {r['classifiers']:10s} {r['wall_s']:8.2f} {ROWS[r['dataset']] / r['wall_s']:11.0f} "
-              f"{100 * acc:8.2f} {ws:>14}")
+        print(
+            f"{r['dataset']:8s} {r['classifiers']:10s} {r['wall_s']:8.2f} {ROWS[r['dataset']] / r['wall_s']:11.0f} "
+            f"{100 * acc:8.2f} {ws:>14}"
+        )
     return 0
 
 

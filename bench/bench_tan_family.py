@@ -15,47 +15,12 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import cv_bench, log, make_data  # noqa: E402
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+from bench_core import cv_bench, make_data, run_weka  # noqa: E402
 
 
 def weka(datasets: dict[str, str], classifiers: str, workdir: Path, timeout: int) -> list[dict]:
-    import shutil
-    import subprocess
-
-    import pandas as pd
-
-    tool = SHARED / "tools/run_weka.py"
-    if not tool.exists() or not shutil.which("java"):
-        log("Weka not run (shared/tools/run_weka.py or java missing)")
-        return []
-    out = workdir / "weka_tanfam.csv"
-    out.unlink(missing_ok=True)
-    root = Path(__file__).resolve().parents[1]
-    for name, source in datasets.items():
-        path = source if Path(source).exists() else str(root / "dbayes/datasets" / f"{source}.parquet")
-        log(f"Weka {classifiers} on {name} ...")
-        subprocess.run(
-            [
-                sys.executable,
-                str(tool),
-                path,
-                "--classifiers",
-                classifiers,
-                "--out",
-                str(out),
-                "--timeout",
-                str(timeout),
-                "--xmx",
-                "12g",
-            ],
-            check=False,
-            capture_output=True,
-        )
-    if not out.exists():
-        return []
-    return pd.read_csv(out)[["dataset", "classifier", "status", "accuracy_pct", "wall_s"]].to_dict("records")
+    w = run_weka(datasets, classifiers, workdir, timeout)
+    return [] if w.empty else w[["dataset", "classifier", "status", "accuracy_pct", "wall_s"]].to_dict("records")
 
 
 def main() -> int:

@@ -372,10 +372,29 @@ def _build(metrics, *, baseline, precision, alpha, test, vary, decimals):
     )
     if metrics["noise"].nunique() > 1:
         tables.extend(_noise_tables(metrics, decimals))
+    if "tree_size" in metrics.columns and metrics["tree_size"].notna().any():
+        tables.append(_tree_size_table(metrics))
     for column in varied:
         if column != "noise":
             tables.extend(_vary_tables(metrics, column, decimals))
     return metrics, baseline, varied, tables, cd_inputs
+
+
+def _tree_size_table(metrics: pd.DataFrame) -> ReportTable:
+    """Mean number of tree nodes per classifier (and noise level), for the tree classifiers."""
+    trees = metrics[metrics["tree_size"].notna()]
+    sizes = trees.groupby(["classifier", "noise"], sort=False)["tree_size"].mean().unstack("noise").sort_index(axis=1)
+    sizes.columns = [f"noise {c:g}" for c in sizes.columns]
+    return ReportTable(
+        "tree_size",
+        "Tree size",
+        "Mean number of nodes per tree over data sets, folds and repeats, per noise level (class noise in the "
+        "training folds).",
+        sizes,
+        sizes.map(lambda v: f"{v:.1f}"),
+        None,
+        "Overall",
+    )
 
 
 def _vary_tables(metrics: pd.DataFrame, column: str, decimals: int) -> list[ReportTable]:

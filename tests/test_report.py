@@ -217,3 +217,19 @@ def test_cd_diagram_draws_one_thick_bar_per_clique():
     pos = {t.get_text(): t.get_position()[0] for t in ax.texts}
     assert pos["C4.5+m+cf (1.96)"] > pos["C4.5 (3.14)"]
     assert plots.figure_png(figure).startswith(PNG_SIGNATURE)
+
+
+def test_vary_tables_and_tree_sizes():
+    metrics = synthetic_metrics(classifiers=("c45", "credal"), datasets=("a", "b"))
+    metrics["tree_size"] = np.where(metrics["classifier"] == "c45", 20.0, 10.0) * (1 + metrics["noise"])
+    tables = report.summary_tables(metrics, baseline="c45")
+    sizes = _table(tables, "tree_size", "Overall").frame
+    assert sizes.loc["c45", "noise 0.3"] == pytest.approx(26.0) and sizes.loc["credal", "noise 0"] == pytest.approx(
+        10.0
+    )
+    metrics["test_limit"] = metrics["fold"] * 10
+    tables = report.summary_tables(metrics, baseline="c45", vary="test_limit")
+    acc = _table(tables, "accuracy_vs_test_limit", "Overall").frame
+    assert list(acc.index) == [0, 10, 20] and list(acc.columns) == ["c45", "credal"]
+    secs = _table(tables, "time_vs_test_limit", "Overall").frame
+    assert secs.loc[0, "credal"] == pytest.approx(0.022)

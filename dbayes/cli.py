@@ -180,16 +180,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
-    warnings.simplefilter("default", UserWarning)
-    warnings.formatwarning = lambda message, category, *rest, **kw: f"dbayes: warning: {message}\n"
-    try:
-        return args.func(args)
-    except DbayesError as exc:
-        print(f"dbayes: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return exc.exit_status
-    except KeyboardInterrupt:
-        print("dbayes: interrupted; finished units are kept, rerun the same command to resume", file=sys.stderr)
-        return 130
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", UserWarning)
+        original = warnings.formatwarning
+        warnings.formatwarning = lambda message, category, *rest, **kw: f"dbayes: warning: {message}\n"
+        try:
+            return args.func(args)
+        except DbayesError as exc:
+            print(f"dbayes: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return exc.exit_status
+        except KeyboardInterrupt:
+            print("dbayes: interrupted; finished units are kept, rerun the same command to resume", file=sys.stderr)
+            return 130
+        finally:
+            warnings.formatwarning = original
 
 
 if __name__ == "__main__":

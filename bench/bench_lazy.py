@@ -1,9 +1,9 @@
 """10-fold CV wall time of LAWNB and LWNB on adult and letter, next to Weka's LWL in the same run.
 
 Folds: Weka 3.6's (seed 1); discretization: Fayyad-Irani MDL inside each training fold
-(bench/_weka_cv.py, a stand-in for dbayes.data's until it is merged). The folds are coded
-first (timed separately), then each model runs the ten folds on a process pool of
-``--workers`` processes (the engine will do this with Dask). Weka runs afterwards through
+(bench/_weka_cv.py, over the package's MDL and Weka folds). The folds are coded first (timed
+separately), then each model runs the ten folds on a process pool of ``--workers`` processes;
+bench/bench_lazy_engine.py measures the same through the engine. Weka runs afterwards through
 ../shared/tools/run_weka.py (LWNB50 = LWL -U 0 -K 50 around NaiveBayes), one process.
 
     python bench/bench_lazy.py --datasets adult letter --weka

@@ -13,13 +13,15 @@ import pandas as pd
 
 from dbayes.counts import CountTables, TableLayout
 from dbayes.data.encode import Coding
+from dbayes.data.scan import merged_sketch
 from dbayes.data.schema import Schema
 from dbayes.errors import DataError
-from dbayes.evaluate.partition import RoundPlan, partition_counts, partition_histograms
+from dbayes.evaluate.partition import RoundPlan, partition_counts
+from dbayes.job import parse_job
 from dbayes.models.sampling import sample_tan
 from dbayes.models.tan import TAN
 
-from .cv import _tree_merge, fold_discretization, tree_sum
+from .cv import _discretize, tree_sum
 from .datasets import open_dataset
 
 __all__ = ["sample_dataset"]
@@ -72,12 +74,15 @@ def sample_dataset(source: str, rows: int, out: str | Path, *, rows_per_part: in
     cuts: dict[str, np.ndarray] = {}
     ranges: dict[str, tuple[float, float]] = {}
     if schema.numeric_indices:
-        hists = dask.compute(
-            _tree_merge([dask.delayed(partition_histograms)(p, i, plan) for i, p in enumerate(parts)])
-        )[0]
-        for name, (values, counts) in hists.items():
-            cuts[name] = fold_discretization((values, counts), 1, C, "mdl", 10)[0]
-            ranges[name] = (float(values[0]), float(values[-1]))
+        # the engine's discretization (MDL on all rows; quantile grids for columns with very many values)
+        job = parse_job(
+            {"datasets": [source], "classifiers": [{"name": "tan"}], "discretize_scope": "global"}, "sample"
+        )
+        cuts = {n: c[0] for n, c in _discretize(data, job, parts, dask.delayed(plan, traverse=False), 2).items()}
+        for i in schema.numeric_indices:
+            name = schema.attributes[i].name
+            sketch, _ = merged_sketch(data.scans, name)
+            ranges[name] = (float(sketch.min()), float(sketch.max()))  # the sketch keeps each partition's extremes
     coding = Coding(schema, cuts)
     plan = RoundPlan(schema, coding, 2, seed, 0, 0.0, offsets, starts, "global")
     layout = TableLayout(C, coding.cards, pairs=True)

@@ -68,10 +68,8 @@ def assert_stats_equal(a, b, exact):
     cmp(a.class_w, b.class_w)
     for x, y in zip(a.nominal, b.nominal, strict=True):
         cmp(x, y)
-    for x, y in zip(a.num_keys, b.num_keys, strict=True):
-        np.testing.assert_array_equal(x, y)
-    for x, y in zip(a.num_w, b.num_w, strict=True):
-        cmp(x, y)
+    np.testing.assert_array_equal(a.num_key, b.num_key)
+    cmp(a.num_w, b.num_w)
     cmp(a.num_missing, b.num_missing)
     np.testing.assert_array_equal(a.num_rows, b.num_rows)
 
@@ -133,7 +131,7 @@ def test_stats_at_the_root_equal_brute_force_counts():
             )
             assert st.nominal[0][0, v_idx, c] == pytest.approx(ref, rel=1e-12)
     # numeric "c" (exact grid): class weights per distinct value, missing and known-row counts
-    cells, cw = st.numeric_node(1, 0, len(grids[1].values))
+    cells, cw = st.numeric_node(1, 0)
     for cell, row in zip(cells, cw, strict=True):
         v = grids[1].values[cell]
         for c in (0, 1):
@@ -247,7 +245,7 @@ def test_level_evaluation_equals_the_per_node_functions(credal_s):
             if kind == "nominal":
                 cand = evaluate_nominal(a, stats.nominal[j][k], total, 2.0, crit)
             else:
-                cells, cw = stats.numeric_node(j, k, len(grids[j].values))
+                cells, cw = stats.numeric_node(j, k)
                 cand = evaluate_numeric(a, grids[j], cells, cw, int(stats.num_rows[k, j]), total, 2.0, crit)
             assert ev.valid[k, a] == cand.valid
             if cand.valid:
@@ -259,3 +257,53 @@ def test_level_evaluation_equals_the_per_node_functions(credal_s):
                 if kind == "numeric":
                     assert threshold == cand.threshold
     assert n_valid > K
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_dense_and_sparse_numeric_counting_agree(missing, monkeypatch):
+    """The (column, node, cell) class weights are counted in a dense table when it is small, else by sorting
+    the keys; with integer weights both give identical stats, and so do grid cells computed beforehand."""
+    from dbayes.models.trees import stats as stats_mod
+    from dbayes.models.trees.schema import grid_cells
+
+    X, y = make_data(n=700, missing=missing, seed=8)
+    w = np.random.default_rng(3).integers(1, 3, size=len(y)).astype(float)
+    schema, block, grids = setup(X, y, w, max_exact=40)
+    state = grow_levels(schema, block, grids, 2).state()
+    monkeypatch.setattr(stats_mod, "DENSE_LIMIT", 1 << 40)
+    dense = split_statistics(block, state)
+    monkeypatch.setattr(stats_mod, "DENSE_LIMIT", 0)
+    sparse = split_statistics(block, state)
+    given = split_statistics(block, state, grid_cells(block[0], grids))
+    assert len(dense.num_key) > 10
+    assert_stats_equal(dense, sparse, exact=not missing)
+    assert_stats_equal(sparse, given, exact=True)
+
+
+@pytest.mark.parametrize("credal_s", [None, 0.5])
+def test_several_trees_evaluated_together_equal_one_at_a_time(credal_s):
+    """evaluate_levels (the engine evaluates every fold's tree of a classifier in one pass) gives each tree
+    the evaluation and the splits it gets alone, for trees with different grids and numbers of open nodes."""
+    from dbayes.models.trees.splits import Criterion, evaluate_level, evaluate_levels
+
+    crit = Criterion(credal_s)
+    X, y = make_data(n=900, missing=0.05, seed=12)
+    levels = []
+    for t, (lo, hi, depth) in enumerate([(0, 600, 2), (300, 900, 1), (100, 800, 3)]):
+        Xt, yt = X.iloc[lo:hi].reset_index(drop=True), y.iloc[lo:hi].reset_index(drop=True)
+        schema, block, grids = setup(Xt, yt, np.ones(len(yt)), max_exact=30 + 10 * t)
+        grower = grow_levels(schema, block, grids, depth)
+        levels.append((split_statistics(block, grower.state()), grids))
+    together = evaluate_levels(levels, schema, 2.0, crit)
+    for (st, grids), ev in zip(levels, together, strict=True):
+        alone = evaluate_level(st, schema, grids, 2.0, crit)
+        np.testing.assert_array_equal(ev.valid, alone.valid)
+        np.testing.assert_array_equal(ev.gain, alone.gain)
+        np.testing.assert_array_equal(ev.ratio, alone.ratio)
+        for k in range(len(st.open_nodes)):
+            for a in np.flatnonzero(alone.valid[k]):
+                b1, t1 = ev.split_of(st, schema, grids, k, a)
+                b2, t2 = alone.split_of(st, schema, grids, k, a)
+                np.testing.assert_array_equal(b1, b2)
+                assert t1 == t2 or (np.isnan(t1) and np.isnan(t2))
+    assert sum(len(st.open_nodes) for st, _ in levels) > 6

@@ -1,9 +1,10 @@
 """Growing C4.5 / Credal-C4.5 trees on partitioned data: one reduction per tree level.
 
 For a round, the trees of every classifier label and every fold grow together: a first pass gives each fold's
-numeric value counts (the grids of candidate thresholds), then each level is one pass that routes every
-partition's training rows down every growing tree and returns the per-node split statistics, summed over
-partitions (exact for integer weights). J48's subtree raising re-distributes a node's training rows, so the
+numeric value counts (the grids of candidate thresholds), then each level is one pass in which every
+partition moves its training rows one step down every growing tree (the rows' positions, and their grid cells,
+stay in worker memory between levels) and returns the per-node split statistics, summed over partitions (exact
+for integer weights). J48's subtree raising re-distributes a node's training rows, so the
 training rows are collected for the pruning step when there are at most ``MAX_COLLECTED_ROWS`` of them; above
 that the trees are pruned without subtree raising, and the log says so.
 """
@@ -16,7 +17,14 @@ from functools import reduce
 import dask
 import numpy as np
 
-from dbayes.evaluate.partition import partition_tree_rows, tree_block_stats, tree_block_value_counts, tree_schema
+from dbayes.evaluate.partition import (
+    partition_tree_rows,
+    tree_block_advance,
+    tree_block_cells,
+    tree_block_stats,
+    tree_block_value_counts,
+    tree_schema,
+)
 
 __all__ = ["grow_trees", "MAX_COLLECTED_ROWS"]
 
@@ -45,6 +53,7 @@ def _tree_reduce(items: list, fn, split_every: int = 8):
 def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_values: int) -> dict[str, list]:
     """Fitted tree estimators ``{label: [model of fold 0, ...]}`` for the tree ``templates`` (unfitted)."""
     from dbayes.models.trees import merge_value_counts, numeric_grid
+    from dbayes.models.trees.grow import split_levels
 
     F = plan.folds
     tschema = tree_schema(plan.schema)
@@ -63,27 +72,36 @@ def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_value
         mine = [counts[g] for g in range(F) if g != f] if F > 1 else [counts[0]]
         merged = reduce(merge_value_counts, mine)
         grids.append(tuple(numeric_grid(v, c, max_exact_values, first) for v, c, first in merged))
-    # 2. levels
+    # 2. levels: each partition keeps its numeric grid cells and every tree's entries (row, node, weight)
+    # in memory; a level moves the entries one step down and reduces their split statistics
+    cells = dask.persist(*[dask.delayed(tree_block_cells)(b, grids if F > 1 else grids[:1]) for b in blocks])
     growers = {
         (label, f): model.make_grower(tschema, grids[f], n_train[f])
         for label, per_fold in templates.items()
         for f, model in enumerate(per_fold)
     }
+    entries = [None] * len(blocks)
     level = 0
     while True:
         states = {key: g.state() for key, g in growers.items() if not g.done}
         if not states:
             break
         states_d = dask.delayed(states, traverse=False)
+        entries = dask.persist(
+            *[dask.delayed(tree_block_advance)(b, F, states_d, e) for b, e in zip(blocks, entries, strict=True)]
+        )
         stats = dask.compute(
             _tree_reduce(
-                [dask.delayed(tree_block_stats)(b, F, states_d) for b in blocks],
+                [
+                    dask.delayed(tree_block_stats)(b, c, states_d, e)
+                    for b, c, e in zip(blocks, cells, entries, strict=True)
+                ],
                 _sum_stats,
             )
         )[0]
-        for key, s in stats.items():
-            growers[key].split_level(s)
+        split_levels(growers, stats)
         level += 1
+    del entries, cells
     log.info("trees grown in %d levels", level)
     # 3. pruning (subtree raising needs the training rows)
     rows = None

@@ -276,15 +276,45 @@ def tree_block_value_counts(block, folds: int) -> list:
     return out
 
 
-def tree_block_stats(block, folds: int, states: dict) -> dict:
-    """Split statistics of one level for every growing tree: ``states[(label, fold)]`` -> SplitStats."""
-    from dbayes.models.trees import split_statistics
+def tree_block_cells(block, grids_by_fold: list) -> list:
+    """Per fold: the grid cell of each of the block's numeric values under that fold's grids (-1 missing);
+    kept beside the block for all the levels of a round's growth."""
+    from dbayes.models.trees.schema import grid_cells
 
-    X_num, X_nom, y_train, fold, _ = block
+    return [grid_cells(block[0], grids) for grids in grids_by_fold]
+
+
+def tree_block_advance(block, folds: int, states: dict, entries: dict | None) -> dict:
+    """Where each growing tree's training rows of this block sit at the current level: the fold's training
+    rows at the root at the first level, else the previous level's entries moved one step down (entries at
+    nodes that became leaves are dropped).  Kept in worker memory from one level to the next, so a level
+    costs one routing step, not a walk from the root."""
+    from dbayes.models.trees.tree import NOMINAL, NUMERIC, Entries, step
+
+    X_num, X_nom, _, fold, _ = block
     out = {}
-    for (label, f), state in states.items():
-        sel = fold != f if folds > 1 else np.ones(len(fold), dtype=bool)
-        out[(label, f)] = split_statistics((X_num[sel], X_nom[sel], y_train[sel], np.ones(int(sel.sum()))), state)
+    for key, state in states.items():
+        prev = None if entries is None else entries.get(key)
+        if prev is None:
+            f = key[1]
+            rows = np.flatnonzero(fold != f) if folds > 1 else np.arange(len(fold), dtype=np.int64)
+            out[key] = Entries(rows.astype(np.int64), np.zeros(len(rows), np.int64), np.ones(len(rows)))
+            continue
+        tree = state.tree
+        split = (tree.kind[prev.node] == NUMERIC) | (tree.kind[prev.node] == NOMINAL)
+        out[key] = Entries(*step(tree, X_num, X_nom, prev.rows[split], prev.node[split], prev.w[split]))
+    return out
+
+
+def tree_block_stats(block, cells: list, states: dict, entries: dict) -> dict:
+    """Split statistics of one level for every growing tree: ``states[(label, fold)]`` -> SplitStats."""
+    from dbayes.models.trees.stats import frontier_statistics
+
+    X_num, X_nom, y_train, _, _ = block
+    out = {}
+    for key, state in states.items():
+        c = cells[key[1]] if len(cells) > 1 else cells[0]
+        out[key] = frontier_statistics((X_num, X_nom, y_train, None), state, entries[key], c)
     return out
 
 

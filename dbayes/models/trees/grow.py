@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dbayes.models.trees.splits import Criterion, evaluate_level
+from dbayes.models.trees.schema import grid_cells
+from dbayes.models.trees.splits import Criterion, evaluate_level, evaluate_levels
 from dbayes.models.trees.stats import GrowerState, SplitStats, frontier_statistics
 from dbayes.models.trees.tree import (
     J48_SMALL,
@@ -39,7 +40,7 @@ from dbayes.models.trees.tree import (
     step,
 )
 
-__all__ = ["TreeGrower", "fit_local", "AVERAGE_GAIN_SLACK", "MANY_VALUES_FRACTION"]
+__all__ = ["TreeGrower", "fit_local", "split_levels", "AVERAGE_GAIN_SLACK", "MANY_VALUES_FRACTION"]
 
 #: J48 admits attributes whose gain is at least the average minus 1e-3 ("closer to the original C4.5").
 AVERAGE_GAIN_SLACK = 1e-3
@@ -102,14 +103,16 @@ class TreeGrower:
         )
         return GrowerState(self.schema, self.grids, tree, self.open_nodes.copy())
 
-    def split_level(self, stats: SplitStats) -> np.ndarray:
+    def split_level(self, stats: SplitStats, evaluation=None) -> np.ndarray:
         """Choose the split of every open node from the summed stats; open their children.
 
-        Returns the ids of the new open nodes.
+        ``evaluation`` is this level's :class:`~dbayes.models.trees.splits.LevelEvaluation` when the caller
+        evaluated several trees together (:func:`~dbayes.models.trees.splits.evaluate_levels`).  Returns the
+        ids of the new open nodes.
         """
         if not np.array_equal(stats.open_nodes, self.open_nodes):
             raise ValueError("the stats are not those of the current level")
-        best, evaluation = self.select(stats)
+        best, evaluation = self.select(stats, evaluation)
         new_open = []
         for k, node_id in enumerate(self.open_nodes):
             node = self.nodes[node_id]
@@ -136,7 +139,7 @@ class TreeGrower:
         self.open_nodes = np.array(new_open, dtype=np.int64)
         return self.open_nodes
 
-    def select(self, stats: SplitStats):
+    def select(self, stats: SplitStats, evaluation=None):
         """Attribute chosen at each open node (-1: the node becomes a leaf), C45ModelSelection's rule,
         and the :class:`~dbayes.models.trees.splits.LevelEvaluation` it was chosen from."""
         class_w = stats.class_w
@@ -148,19 +151,24 @@ class TreeGrower:
         )  # enough weight, not pure
         if self.max_depth is not None:
             splittable &= depth < self.max_depth
-        ev = evaluate_level(stats, self.schema, self.grids, self.min_leaf, self.criterion)
+        ev = (
+            evaluation
+            if evaluation is not None
+            else evaluate_level(stats, self.schema, self.grids, self.min_leaf, self.criterion)
+        )
         valid = ev.valid & splittable[:, None]
         counted = valid & np.asarray(self.in_average, dtype=bool)[None, :]
         n_counted = counted.sum(axis=1)
         average = np.divide((ev.gain * counted).sum(axis=1), n_counted, out=np.zeros(K), where=n_counted > 0)
         best = np.full(K, -1, dtype=np.int64)
         best_ratio = np.zeros(K)
-        for a in range(self.schema.n_attributes):
-            take = (
-                valid[:, a]
-                & (ev.gain[:, a] >= average - AVERAGE_GAIN_SLACK)
-                & (ev.ratio[:, a] - best_ratio > J48_SMALL)
-            )
+        eligible = valid & (ev.gain >= average[:, None] - AVERAGE_GAIN_SLACK)
+        ratio = np.where(eligible, ev.ratio, -np.inf)
+        # J48 scans the attributes in order, taking one whose ratio beats the best so far by more than
+        # 1e-6: only a strict running record of its row can be taken, so the scan visits those columns only
+        prev_max = np.maximum.accumulate(np.concatenate([np.full((K, 1), -np.inf), ratio[:, :-1]], axis=1), axis=1)
+        for a in np.flatnonzero((eligible & (ratio > prev_max)).any(axis=0)):
+            take = eligible[:, a] & (ev.ratio[:, a] - best_ratio > J48_SMALL)
             best[take] = a
             best_ratio[take] = ev.ratio[take, a]
         best[(n_counted == 0) | (np.abs(best_ratio) < J48_SMALL)] = -1
@@ -199,8 +207,9 @@ def fit_local(
         grower = TreeGrower(schema, grids, len(y), min_leaf=min_leaf, criterion=criterion, max_depth=max_depth)
     entries = Entries.at_root(w)
     state = grower.state()
+    cells = grid_cells(X_num, grower.grids)
     while not grower.done:
-        stats = frontier_statistics(block, state, entries)
+        stats = frontier_statistics(block, state, entries, cells)
         grower.split_level(stats)
         state = grower.state()
         tree = state.tree
@@ -208,3 +217,17 @@ def fit_local(
         rows, node, wt = step(tree, X_num, X_nom, entries.rows[split], entries.node[split], entries.w[split])
         entries = Entries(rows, node, wt)
     return grower
+
+
+def split_levels(growers: dict, stats: dict) -> None:
+    """``growers[key].split_level(stats[key])`` for many trees, the trees that share a criterion and minimum
+    leaf size (one classifier's folds) evaluated together in one vectorised pass."""
+    groups: dict = {}
+    for key in stats:
+        g = growers[key]
+        groups.setdefault((g.criterion, g.min_leaf, id(g.schema)), []).append(key)
+    for keys in groups.values():
+        g0 = growers[keys[0]]
+        evs = evaluate_levels([(stats[k], growers[k].grids) for k in keys], g0.schema, g0.min_leaf, g0.criterion)
+        for k, ev in zip(keys, evs, strict=True):
+            growers[k].split_level(stats[k], ev)

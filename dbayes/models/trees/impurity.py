@@ -40,8 +40,9 @@ J48_LOG_FLOOR = 1e-6
 def xlog2x(x):
     """``x * log2(x)``, and 0 for ``x < 1e-6`` (J48's ``EntropyBasedSplitCrit.logFunc``)."""
     x = np.asarray(x, dtype=np.float64)
-    big = x >= J48_LOG_FLOOR
-    return np.where(big, x * np.log2(np.where(big, x, 1.0)), 0.0)
+    out = np.log2(x, out=np.zeros(x.shape), where=x >= J48_LOG_FLOOR)  # 0 below the floor: 0 * x = 0
+    out *= x
+    return out
 
 
 def entropy(counts):

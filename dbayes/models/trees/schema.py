@@ -38,6 +38,7 @@ __all__ = [
     "numeric_value_counts",
     "merge_value_counts",
     "numeric_grid",
+    "grid_cells",
     "DEFAULT_MAX_EXACT_VALUES",
 ]
 
@@ -196,3 +197,20 @@ def numeric_grid(
     if edges[-1] != values[-1]:
         edges = np.append(edges, values[-1])
     return NumericGrid(edges, False)
+
+
+def grid_cells(X_num: np.ndarray, grids) -> np.ndarray:
+    """Grid cell of every value, ``(n, d_num)`` C-ordered, -1 for a missing value (int16 when every grid
+    has at most 32,767 cells, else int32).  Computed once per block; every level of growth reads it."""
+    n, d = X_num.shape
+    big = max([0] + [len(g.values) for g in grids]) > np.iinfo(np.int16).max
+    out = np.empty((n, d), dtype=np.int32 if big else np.int16)
+    for j, g in enumerate(grids):
+        x = X_num[:, j]
+        if len(g.values) == 0:
+            out[:, j] = -1
+            continue
+        c = g.cells(x)
+        c[np.isnan(x)] = -1
+        out[:, j] = c
+    return out

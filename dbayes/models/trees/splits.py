@@ -48,6 +48,7 @@ __all__ = [
     "evaluate_nominal",
     "evaluate_numeric",
     "evaluate_level",
+    "evaluate_levels",
     "LevelEvaluation",
     "set_split_point",
     "split_info",
@@ -66,28 +67,37 @@ class Criterion:
 
     s: float | None = None
 
-    def gain(self, bags: np.ndarray, total: float) -> np.ndarray:
+    def node_term(self, per_class: np.ndarray) -> np.ndarray:
+        """The parent's part of the gain, from its class weights (known values) ``(..., C)``: ``N H(C)``
+        in J48's ``L(N) - sum_c L(n_c)`` form for C4.5, ``H*(K_D(C))`` for Credal-C4.5."""
+        per_class = np.asarray(per_class, dtype=np.float64)
+        if self.s is None:
+            return xlog2x(per_class.sum(axis=-1)) - xlog2x(per_class).sum(axis=-1)
+        return upper_entropy(per_class, self.s)
+
+    def gain(self, bags: np.ndarray, total: float, per_class=None, node_term=None) -> np.ndarray:
         """Gain of branches ``bags`` ``(..., B, C)`` (known values only) at a node of weight ``total``.
 
         Returns the per-instance gain in bits times the known fraction, 0 where the weighted gain is
-        within ``1e-6`` of 0 (J48 ``InfoGainSplitCrit.splitCritValue``).
+        within ``1e-6`` of 0 (J48 ``InfoGainSplitCrit.splitCritValue``).  ``per_class`` (the class weights
+        of the known values, J48's ``bags.perClass``) and its :meth:`node_term` may be given when many
+        candidate splits of one node are scored; by default they are summed from ``bags``.
         """
         bags = np.asarray(bags, dtype=np.float64)
-        per_class = bags.sum(axis=-2)
+        per_class = bags.sum(axis=-2) if per_class is None else np.asarray(per_class, dtype=np.float64)
         known = per_class.sum(axis=-1)
+        node_term = self.node_term(per_class) if node_term is None else node_term
         total = np.broadcast_to(np.asarray(total, dtype=np.float64), known.shape)
         known_rate = np.divide(known, total, out=np.zeros_like(known), where=total > 0)  # 1 - unknownRate
         if self.s is None:
-            old_ent = xlog2x(known) - xlog2x(per_class).sum(axis=-1)
             per_bag = bags.sum(axis=-1)
             new_ent = (xlog2x(bags).sum(axis=-1) - xlog2x(per_bag)).sum(axis=-1) * -1.0
-            numerator = known_rate * (old_ent - new_ent)
+            numerator = known_rate * (node_term - new_ent)
         else:
             s = self.s
-            h_class = upper_entropy(per_class, s)
             h_bags = upper_entropy(bags, s)
             p_d = imprecise_value_distribution(bags.sum(axis=-1), bags, s)
-            iig = h_class - (p_d * h_bags).sum(axis=-1)
+            iig = node_term - (p_d * h_bags).sum(axis=-1)
             numerator = known_rate * known * iig
         zero = np.abs(numerator) < J48_SMALL
         out = np.divide(numerator, known, out=np.zeros_like(numerator), where=known > 0)
@@ -179,7 +189,7 @@ def evaluate_numeric(
         return SplitCandidate(attr, False)
     idx = np.flatnonzero(ok)
     bags = np.stack([left[idx], per_class - left[idx]], axis=1)
-    gains = criterion.gain(bags, total)
+    gains = criterion.gain(bags, total, per_class)
     pick = _first_beating(gains)
     best = gains[pick] if pick >= 0 else 0.0
     gain = best - np.log2(n_cuts) / total  # MDL correction
@@ -231,8 +241,9 @@ class LevelEvaluation:
     valid: np.ndarray
     gain: np.ndarray
     ratio: np.ndarray
-    detail: tuple | None  # numeric search: (left (n_ok, C), pick, lo, hi, per_class), per segment j*K + k
+    detail: tuple | None  # numeric search: (left (n_ok, C), pick, lo, hi, per_class), per segment
     n_nodes: int
+    seg_base: int = 0  # this level's segments are seg_base + j * K + k (several trees evaluated together)
 
     def split_of(self, stats, schema, grids, k: int, a: int):
         """``(bags (B, C), threshold)`` of attribute ``a``'s best split at node ``k``."""
@@ -240,7 +251,7 @@ class LevelEvaluation:
         if schema.kinds[a] == "nominal":
             return stats.nominal[j][k][:-1], float("nan")
         left, pick, lo, hi, per_class = self.detail
-        sg = j * self.n_nodes + k
+        sg = self.seg_base + j * self.n_nodes + k
         p = pick[sg]
         bags = np.stack([left[p], per_class[sg] - left[p]])
         grid = grids[j]
@@ -274,6 +285,32 @@ def _ratio_rows(gain, per_bag, total):
     return np.where(np.abs(info_w) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info), where=info != 0))
 
 
+def _segmented_cumsum(W: np.ndarray, firsts: np.ndarray) -> np.ndarray:
+    """Running sums of the rows of ``W`` restarting at each segment start ``firsts``, each segment summed on
+    its own from its first row (as J48 shifts instances one by one), so a segment's sums do not depend on
+    the segments before it.  Integer weights: one cumsum (exact).  Otherwise segments of similar length are
+    padded into a matrix, a few cumsums in all."""
+    n = len(W)
+    if np.array_equal(W, np.floor(W)) and (n == 0 or W.sum() < 2.0**52):
+        cum = np.cumsum(W, axis=0)
+        seg_of = np.repeat(np.arange(len(firsts)), np.diff(np.r_[firsts, n]))
+        before = np.concatenate([np.zeros((1, W.shape[1])), cum[firsts[1:] - 1]])
+        return cum - before[seg_of]
+    out = np.empty_like(W)
+    lengths = np.diff(np.r_[firsts, n])
+    bucket = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
+    for b in np.unique(bucket):
+        segs = np.flatnonzero(bucket == b)
+        L = int(lengths[segs].max())
+        pos = np.arange(L)[None, :]
+        idx = firsts[segs][:, None] + pos
+        mask = pos < lengths[segs][:, None]
+        M = np.zeros((len(segs), L, W.shape[1]))
+        M[mask] = W[idx[mask]]
+        out[idx[mask]] = np.cumsum(M, axis=1)[mask]
+    return out
+
+
 def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     """C4.5's numeric split search for many (attribute, node) segments at once.
 
@@ -295,10 +332,7 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
         np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split),
     )
     seg_ok = 2 * min_split - n_rows <= J48_SMALL
-    start = np.searchsorted(seg, np.arange(S))  # first cell of each segment
-    cum = np.cumsum(W, axis=0)
-    before = np.where(start[:, None] > 0, cum[np.minimum(np.maximum(start - 1, 0), len(seg) - 1)], 0.0)
-    left = cum[:-1] - before[seg[:-1]]  # cut after cell i (within its segment)
+    left = _segmented_cumsum(W, firsts)[:-1]  # cut after cell i (within its segment)
     left_w = left.sum(axis=1)
     ss = seg[:-1]
     right_w = known[ss] - left_w
@@ -316,7 +350,7 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     n_cuts = np.bincount(s_ok, minlength=S)
     left_ok = left[idx]
     bags = np.stack([left_ok, per_class[s_ok] - left_ok], axis=1)
-    g = criterion.gain(bags, total[s_ok])
+    g = criterion.gain(bags, total[s_ok], per_class[s_ok], criterion.node_term(per_class)[s_ok])
     # J48's scan per segment: the first cut beating the best so far by more than 1e-6.  When a single
     # cut lies within 1e-6 of the segment's maximum the scan ends on it; otherwise replay the scan.
     seg_start = np.flatnonzero(np.r_[True, s_ok[1:] != s_ok[:-1]])
@@ -350,36 +384,70 @@ def evaluate_level(stats, schema, grids, min_leaf: float, criterion: Criterion) 
     All numeric attributes are searched in one pass, each (attribute column ``j``, node ``k``) pair being
     the segment ``j * K + k``.
     """
-    K, C = stats.class_w.shape
+    return evaluate_levels([(stats, grids)], schema, min_leaf, criterion)[0]
+
+
+def evaluate_levels(levels: list, schema, min_leaf: float, criterion: Criterion) -> list[LevelEvaluation]:
+    """:func:`evaluate_level` for the current levels of several trees (``levels``: ``(stats, grids)`` per
+    tree; one schema and criterion), in one vectorised pass over all their open nodes: the engine grows the
+    trees of every fold together, and many small trees cost little more than one."""
+    Ks = [st.class_w.shape[0] for st, _ in levels]
+    node_off = np.cumsum([0] + Ks)
+    Kt = int(node_off[-1])
     A = schema.n_attributes
-    total = stats.class_w.sum(axis=1)
-    valid = np.zeros((K, A), dtype=bool)
-    gain = np.zeros((K, A))
-    ratio = np.zeros((K, A))
-    for a in schema.nominal:
-        v, g, r = _level_nominal(stats.nominal[schema.cols[a]], total, min_leaf, criterion)
-        valid[:, a], gain[:, a], ratio[:, a] = v, g, r
+    total = np.concatenate([st.class_w.sum(axis=1) for st, _ in levels])
+    valid = np.zeros((Kt, A), dtype=bool)
+    gain = np.zeros((Kt, A))
+    ratio = np.zeros((Kt, A))
+    by_card: dict[int, list] = {}
+    for a in schema.nominal:  # attributes with the same number of values are evaluated together
+        by_card.setdefault(len(schema.values[a]), []).append(a)
+    for attrs in by_card.values():
+        stack = np.concatenate([st.nominal[schema.cols[a]] for a in attrs for st, _ in levels])  # (n_a*Kt, V+1, C)
+        v, g, r = _level_nominal(stack, np.tile(total, len(attrs)), min_leaf, criterion)
+        valid[:, attrs], gain[:, attrs] = v.reshape(len(attrs), Kt).T, g.reshape(len(attrs), Kt).T
+        ratio[:, attrs] = r.reshape(len(attrs), Kt).T
     numeric = schema.numeric
+    d = len(numeric)
     detail = None
+    seg_base = [0] * len(levels)
     if numeric:
-        d_num = len(numeric)
-        segs, vals, ws = [np.zeros(0, np.int64)], [np.zeros(0)], [np.zeros((0, C))]
-        for j in range(d_num):
-            keys, G = stats.num_keys[j], len(grids[j].values)
-            if len(keys):
-                k, cell = np.divmod(keys, G)
-                segs.append(j * K + k), vals.append(grids[j].values[cell]), ws.append(stats.num_w[j])
+        segs, vals, ws, n_rows, totals = [], [], [], [], []
+        for t, (st, grids) in enumerate(levels):
+            K = Ks[t]
+            seg_base[t] = d * int(node_off[t])
+            seg, cell = np.divmod(st.num_key, st.stride)  # seg = j * K + k
+            offsets = np.cumsum([0] + [len(g.values) for g in grids])
+            all_values = np.concatenate([np.asarray(g.values, dtype=np.float64) for g in grids])
+            segs.append(seg_base[t] + seg)
+            vals.append(all_values[offsets[seg // K] + cell] if len(seg) else np.zeros(0))
+            ws.append(st.num_w)
+            n_rows.append(st.num_rows.T.ravel())
+            totals.append(np.tile(total[node_off[t] : node_off[t + 1]], d))
         v, g, r, detail = _level_numeric(
             np.concatenate(segs),
             np.concatenate(vals),
             np.concatenate(ws),
-            stats.num_rows.T.ravel(),
-            np.tile(total, d_num),
+            np.concatenate(n_rows),
+            np.concatenate(totals),
             min_leaf,
             criterion,
         )
         cols = [schema.cols[a] for a in numeric]
-        valid[:, numeric] = v.reshape(d_num, K)[cols].T
-        gain[:, numeric] = g.reshape(d_num, K)[cols].T
-        ratio[:, numeric] = r.reshape(d_num, K)[cols].T
-    return LevelEvaluation(valid, gain, ratio, detail, K)
+        for t in range(len(levels)):
+            lo, hi, K = seg_base[t], seg_base[t] + d * Ks[t], Ks[t]
+            rows = slice(node_off[t], node_off[t + 1])
+            valid[rows, numeric] = v[lo:hi].reshape(d, K)[cols].T
+            gain[rows, numeric] = g[lo:hi].reshape(d, K)[cols].T
+            ratio[rows, numeric] = r[lo:hi].reshape(d, K)[cols].T
+    return [
+        LevelEvaluation(
+            valid[node_off[t] : node_off[t + 1]],
+            gain[node_off[t] : node_off[t + 1]],
+            ratio[node_off[t] : node_off[t + 1]],
+            detail,
+            Ks[t],
+            seg_base[t],
+        )
+        for t in range(len(levels))
+    ]

@@ -7,8 +7,9 @@ nodes already split, :func:`dbayes.models.trees.tree.route`) and returns a :clas
 - ``class_w`` ``(K, C)``: class weights per node;
 - ``nominal[j]`` ``(K, V_j + 1, C)``: per nominal column ``j``, class weights per value, the last slot for
   missing;
-- per numeric column ``j``: class weights per grid cell (per distinct value when the grid is exact), stored
-  sparsely as sorted keys ``k * G_j + cell`` (``num_keys[j]``) with rows ``num_w[j]`` ``(n_keys, C)``;
+- per numeric column ``j``: class weights per grid cell (per distinct value when the grid is exact), all
+  columns stored together and sparsely as sorted keys ``(j * K + k) * stride + cell`` (``num_key``) with rows
+  ``num_w`` ``(n_keys, C)``;
   ``num_missing`` ``(K, d_num, C)`` the class weights of the rows with the value missing, and ``num_rows``
   ``(K, d_num)`` the number of (row, node) entries with a known value (J48 compares this *count*, not a
   weight, with twice the minimum split size).
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dbayes.models.trees.schema import grid_cells
 from dbayes.models.trees.tree import OPEN, Entries, route
 
 #: Numeric stats are counted in a dense (node, cell, class) table up to this size, else by sorting keys.
@@ -45,51 +47,81 @@ class GrowerState:
 
 @dataclass(frozen=True)
 class SplitStats:
+    """One level's split statistics (see the module docstring).
+
+    The numeric statistics of all columns are kept together: sorted keys ``num_key = (j * K + k) * stride +
+    cell`` (column ``j``, open node ``k``, grid cell; ``stride`` the largest grid size) with class weights
+    ``num_w`` ``(n_keys, C)``, only for the non-empty (column, node, cell) triples.
+    """
+
     open_nodes: np.ndarray
     class_w: np.ndarray
     nominal: tuple
-    num_keys: tuple
-    num_w: tuple
+    num_key: np.ndarray
+    num_w: np.ndarray
     num_missing: np.ndarray
     num_rows: np.ndarray
+    stride: int
 
     def __add__(self, other: SplitStats) -> SplitStats:
         return add_stats(self, other)
 
-    def numeric_node(self, j: int, k: int, n_cells: int):
+    def numeric_node(self, j: int, k: int):
         """``(cells, weights)`` of numeric column ``j`` at open node ``k`` (sorted cells)."""
-        keys = self.num_keys[j]
-        lo, hi = np.searchsorted(keys, [k * n_cells, (k + 1) * n_cells])
-        return keys[lo:hi] - k * n_cells, self.num_w[j][lo:hi]
+        seg = j * len(self.open_nodes) + k
+        lo, hi = np.searchsorted(self.num_key, [seg * self.stride, (seg + 1) * self.stride])
+        return self.num_key[lo:hi] - seg * self.stride, self.num_w[lo:hi]
 
 
 def _merge_sparse(keys_a, w_a, keys_b, w_b):
+    if not len(keys_a):
+        return keys_b, w_b
+    if not len(keys_b):
+        return keys_a, w_a
     keys, inv = np.unique(np.concatenate([keys_a, keys_b]), return_inverse=True)
-    w = np.zeros((len(keys), w_a.shape[1] if w_a.ndim == 2 else w_b.shape[1]))
+    w = np.zeros((len(keys), w_a.shape[1]))
     np.add.at(w, inv, np.concatenate([w_a, w_b]))
     return keys, w
 
 
 def add_stats(a: SplitStats, b: SplitStats) -> SplitStats:
     """The stats of the union of two blocks (same tree, same open nodes)."""
-    if not np.array_equal(a.open_nodes, b.open_nodes):
+    if not np.array_equal(a.open_nodes, b.open_nodes) or a.stride != b.stride:
         raise ValueError("split statistics of different levels cannot be added")
-    merged = [
-        _merge_sparse(ka, wa, kb, wb) for ka, wa, kb, wb in zip(a.num_keys, a.num_w, b.num_keys, b.num_w, strict=True)
-    ]
+    keys, w = _merge_sparse(a.num_key, a.num_w, b.num_key, b.num_w)
     return SplitStats(
         a.open_nodes,
         a.class_w + b.class_w,
         tuple(x + y for x, y in zip(a.nominal, b.nominal, strict=True)),
-        tuple(m[0] for m in merged),
-        tuple(m[1] for m in merged),
+        keys,
+        w,
         a.num_missing + b.num_missing,
         a.num_rows + b.num_rows,
+        a.stride,
     )
 
 
-def frontier_statistics(block, state: GrowerState, entries: Entries) -> SplitStats:
-    """Stats of the entries already routed to the open nodes (entries elsewhere are ignored)."""
+def _sparse_sum(key: np.ndarray, y: np.ndarray, w: np.ndarray, C: int):
+    """Sorted distinct ``key`` values and their class weights ``(n_keys, C)`` (sums of ``w`` by key, class)."""
+    kc = key * C + y
+    order = np.argsort(kc)
+    kc = kc[order]
+    starts = np.flatnonzero(np.r_[True, kc[1:] != kc[:-1]])
+    wsum = np.add.reduceat(w[order], starts) if len(starts) else np.zeros(0)
+    keys_c, cls = np.divmod(kc[starts], C)
+    first = np.r_[True, keys_c[1:] != keys_c[:-1]]
+    pos = np.cumsum(first) - 1
+    out = np.zeros((int(first.sum()), C))
+    out[pos, cls] = wsum
+    return keys_c[first], out
+
+
+def frontier_statistics(block, state: GrowerState, entries: Entries, cells: np.ndarray | None = None) -> SplitStats:
+    """Stats of the entries already routed to the open nodes (entries elsewhere are ignored).
+
+    ``cells`` ``(n, d_num)``, if given, holds each block row's grid cell per numeric column (-1 for missing,
+    :func:`~dbayes.models.trees.schema.grid_cells`); it spares binning the values again at every level.
+    """
     X_num, X_nom, y, _ = block
     schema, C = state.schema, state.schema.n_classes
     K = len(state.open_nodes)
@@ -106,49 +138,44 @@ def frontier_statistics(block, state: GrowerState, entries: Entries) -> SplitSta
         code = X_nom[rows, schema.cols[a]].astype(np.int64)
         idx = (k * (V + 1) + code) * C + yc
         nominal.append(np.bincount(idx, weights=w, minlength=K * (V + 1) * C).reshape(K, V + 1, C))
-    d_num = len(schema.numeric)
-    num_keys, num_w = [], []
-    num_missing = np.zeros((K, d_num, C))
-    num_rows = np.zeros((K, d_num), dtype=np.int64)
-    for j in range(d_num):
-        x = X_num[rows, j]
-        known = ~np.isnan(x)
-        G = len(state.grids[j].values)
-        miss = ~known
-        num_missing[:, j, :] = np.bincount(k[miss] * C + yc[miss], weights=w[miss], minlength=K * C).reshape(K, C)
-        num_rows[:, j] = np.bincount(k[known], minlength=K)
-        if G == 0 or not known.any():
-            num_keys.append(np.zeros(0, np.int64)), num_w.append(np.zeros((0, C)))
-            continue
-        cell = state.grids[j].cells(x[known])
-        node_cell = k[known] * G + cell
-        if K * G * C <= max(DENSE_LIMIT, 4 * len(node_cell)):  # small table: count densely
-            present = np.bincount(node_cell, minlength=K * G) > 0
-            table = np.bincount(node_cell * C + yc[known], weights=w[known], minlength=K * G * C)
-            keys = np.flatnonzero(present)
-            dense = table.reshape(K * G, C)[keys]
-        else:  # sparse: sort the (node, cell, class) keys
-            ukey, inv = np.unique(node_cell * C + yc[known], return_inverse=True)
-            wsum = np.bincount(inv, weights=w[known], minlength=len(ukey))
-            nc, cls = np.divmod(ukey, C)
-            keys, pos = np.unique(nc, return_inverse=True)
-            dense = np.zeros((len(keys), C))
-            dense[pos, cls] = wsum
-        num_keys.append(keys), num_w.append(dense)
+    d = len(schema.numeric)
+    stride = max([1] + [len(g.values) for g in state.grids])
+    num_missing = np.zeros((K, d, C))
+    num_rows = np.zeros((K, d), dtype=np.int64)
+    num_key, num_w = np.zeros(0, np.int64), np.zeros((0, C))
+    if d and len(rows):
+        cell = grid_cells(X_num[rows], state.grids) if cells is None else cells[rows]
+        known = cell >= 0  # (m, d)
+        kj = k[:, None] * d + np.arange(d)[None, :]  # (node, column) of each (entry, column) pair
+        num_rows = np.bincount(kj[known], minlength=K * d).reshape(K, d)
+        y2 = np.broadcast_to(yc[:, None], cell.shape)
+        w2 = np.broadcast_to(w[:, None], cell.shape)
+        if not known.all():
+            miss = ~known
+            num_missing = np.bincount(kj[miss] * C + y2[miss], weights=w2[miss], minlength=K * d * C).reshape(K, d, C)
+        seg_key = ((np.arange(d)[None, :] * K + k[:, None]) * stride + cell)[known]  # (j * K + k) * stride + cell
+        yk, wk = y2[known], w2[known]
+        if K * d * stride * C <= max(DENSE_LIMIT, 4 * len(seg_key)):  # small table: count densely
+            present = np.bincount(seg_key, minlength=K * d * stride) > 0
+            table = np.bincount(seg_key * C + yk, weights=wk, minlength=K * d * stride * C)
+            num_key = np.flatnonzero(present)
+            num_w = table.reshape(-1, C)[num_key]
+        else:  # sparse: sort the keys
+            num_key, num_w = _sparse_sum(seg_key, yk, wk, C)
     return SplitStats(
-        np.asarray(state.open_nodes), class_w, tuple(nominal), tuple(num_keys), tuple(num_w), num_missing, num_rows
+        np.asarray(state.open_nodes), class_w, tuple(nominal), num_key, num_w, num_missing, num_rows, stride
     )
 
 
-def split_statistics(block, state: GrowerState) -> SplitStats:
+def split_statistics(block, state: GrowerState, cells: np.ndarray | None = None) -> SplitStats:
     """The stats of one block of training rows ``(X_num, X_nom, y, w)`` for the open nodes of ``state``.
 
-    Pure and module-level: the engine maps it over partitions (``state`` broadcast once per level) and
-    reduces with ``+``.  Rows are routed from the root; :func:`frontier_statistics` with entries kept from
-    the previous level (the local driver does this) avoids re-routing.
+    Pure and module-level: the stats of several blocks add with ``+``.  Rows are routed from the root; the
+    engine and the local driver keep the entries of the previous level instead and call
+    :func:`frontier_statistics` (one routing step per level).
     """
     X_num, X_nom, _, w = block
     entries = route(state.tree, X_num, X_nom, Entries.at_root(w))
     at_open = state.tree.kind[entries.node] == OPEN
     entries = Entries(entries.rows[at_open], entries.node[at_open], entries.w[at_open])
-    return frontier_statistics(block, state, entries)
+    return frontier_statistics(block, state, entries, cells)

@@ -269,3 +269,47 @@ def test_binned_numeric_attribute_uses_observed_quantile_thresholds():
     acc = (model.predict(X) == y.astype(object).to_numpy()).mean()
     acc_exact = (exact.predict(X) == y.astype(object).to_numpy()).mean()
     assert acc > 0.7 and acc_exact > 0.8
+
+
+def test_vectorised_added_errors_equal_the_scalar_formula():
+    from dbayes.models.trees.prune import added_errors_many
+
+    N = np.array([1.0, 2.0, 2.0, 3.5, 10.0, 10.0, 10.0, 40.0, 0.7, 5.0, 100.0])
+    e = np.array([0.0, 0.5, 1.0, 3.2, 0.0, 0.3, 4.0, 39.7, 0.2, 4.6, 17.0])
+    for cf in (0.1, 0.25, 0.5):
+        expect = [added_errors(n, k, cf) for n, k in zip(N, e, strict=True)]
+        np.testing.assert_allclose(added_errors_many(N, e, cf), expect, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("name", ["colic", "hepatitis", "glass"])
+def test_subtree_raising_estimate_level_by_level_equals_the_recursion(name):
+    """The raising estimate routes a node's rows through its largest branch level by level; it equals J48's
+    recursive getEstimatedErrorsForBranch (kept as the reference) for every branch of an unpruned tree, on
+    the (fractional, where values are missing) rows that reach the branch's parent."""
+    from dbayes.models.trees.prune import _branch_errors, _branch_errors_flat, _Flat, _Rows
+    from dbayes.models.trees.schema import encode_frame
+
+    df = pd.read_parquet(bundled_path(name))
+    y = df.pop("class")
+    model = C45(unpruned=True).fit(df, y)
+    schema, nodes = model.schema_, model.nodes_
+    X_num, X_nom = encode_frame(df, schema)
+    yc = pd.Categorical(y, categories=list(schema.classes)).codes.astype(np.int64)
+    data = _Rows((X_num, X_nom, yc, np.ones(len(yc))), schema)
+    flat = _Flat(nodes, schema)
+    checked = []
+
+    def walk(i, rows, w):
+        node = nodes[i]
+        if not node.is_split:
+            return
+        for c in node.children:
+            ref = _branch_errors(nodes, c, data, rows, w, 0.25)
+            assert _branch_errors_flat(flat, c, data, rows, w, 0.25) == pytest.approx(ref, rel=1e-12, abs=1e-9)
+            checked.append(c)
+        b = data.branch(node, rows)
+        for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist), strict=True):
+            walk(c, r, ww)
+
+    walk(0, np.arange(len(yc)), np.ones(len(yc)))
+    assert len(checked) > 10

@@ -58,6 +58,19 @@ def added_errors(N: float, e: float, cf: float) -> float:
     return r * N - e
 
 
+def added_errors_many(N: np.ndarray, e: np.ndarray, cf: float) -> np.ndarray:
+    """:func:`added_errors` for arrays of leaves (``N > 0``), the same arithmetic case by case."""
+    N, e = np.asarray(N, dtype=np.float64), np.asarray(e, dtype=np.float64)
+    base = N * (1 - cf ** (1 / N))
+    z = _z(cf)
+    e1 = np.maximum(e, 1.0)
+    f = (e1 + 0.5) / N
+    r = (f + z * z / (2 * N) + z * np.sqrt(np.maximum(f / N - f * f / N + z * z / (4 * N * N), 0.0))) / (1 + z * z / N)
+    normal = np.where(e1 + 0.5 >= N, np.maximum(N - e1, 0.0), r * N - e1)
+    at_one = np.where(1.5 >= N, np.maximum(N - 1.0, 0.0), r * N - 1.0)  # e < 1: interpolate towards e = 1
+    return np.where(e < 1, np.where(e == 0, base, base + e * (at_one - base)), normal)
+
+
 @lru_cache(maxsize=8)
 def _z(cf: float) -> float:
     return float(ndtri(1 - cf))
@@ -171,6 +184,105 @@ class _Rows:
         return out
 
 
+class _Flat:
+    """Arrays of the tree being pruned (kind, column, threshold, children), kept in step with its nodes, so
+    that the subtree-raising estimate routes all of a node's rows through a branch in a few array steps."""
+
+    def __init__(self, nodes, schema):
+        self.kind = np.array([nd.kind for nd in nodes], dtype=np.int8)
+        self.col = np.array([schema.cols[nd.attr] if nd.is_split else -1 for nd in nodes], dtype=np.int64)
+        self.thr = np.array([nd.threshold for nd in nodes], dtype=np.float64)
+        self.nch = np.array([len(nd.children) for nd in nodes], dtype=np.int64)
+        self.start = np.r_[0, np.cumsum(self.nch)[:-1]].astype(np.int64)
+        self.children = np.array([c for nd in nodes for c in nd.children], dtype=np.int64)
+
+    def make_leaf(self, i):
+        self.kind[i] = LEAF
+
+    def raise_branch(self, i, src):
+        for a in (self.kind, self.col, self.thr, self.nch, self.start):
+            a[i] = a[src]
+
+
+def _branch_errors_flat(flat: _Flat, i, data: _Rows, rows, w, cf) -> float:
+    """``getEstimatedErrorsForBranch`` of subtree ``i`` on the rows ``(rows, w)``, level by level: at each
+    split node the known rows go down their branch and the unknown ones down every branch with weight times
+    the branch's share of the node's *current* rows (``resetDistribution`` then ``split``); the estimated
+    errors of the class weights reaching each leaf are summed."""
+    if flat.kind[i] == LEAF:
+        return _errors_for(data.class_w(rows, w), cf)
+    C = data.C
+    node = np.full(len(rows), i, dtype=np.int64)
+    at_leaf_node, at_leaf_y, at_leaf_w = [], [], []
+    while len(rows):
+        split = flat.kind[node] != LEAF
+        if not split.all():
+            leaf = ~split
+            at_leaf_node.append(node[leaf]), at_leaf_y.append(data.y[rows[leaf]]), at_leaf_w.append(w[leaf])
+            rows, node, w = rows[split], node[split], w[split]
+            if not len(rows):
+                break
+        col = flat.col[node]
+        slot = np.empty(len(rows), dtype=np.int64)
+        num = flat.kind[node] == NUMERIC
+        if num.any():
+            x = data.X_num[rows[num], col[num]]
+            t = flat.thr[node[num]]
+            sl = np.where(((x - t) < J48_SMALL) | (x <= t), 0, 1)
+            sl[np.isnan(x)] = -1
+            slot[num] = sl
+        if (~num).any():
+            code = data.X_nom[rows[~num], col[~num]].astype(np.int64)
+            slot[~num] = np.where(code >= flat.nch[node[~num]], -1, code)
+        known = slot >= 0
+        child_of_known = flat.children[flat.start[node[known]] + slot[known]]
+        new_rows, new_node, new_w = [rows[known]], [child_of_known], [w[known]]
+        miss = ~known
+        if miss.any():
+            # the branch shares of each node holding unknown rows, from its known rows (resetDistribution)
+            m_nodes, m_inv = np.unique(node[miss], return_inverse=True)
+            pos = np.searchsorted(m_nodes, node[known])
+            here = (pos < len(m_nodes)) & (m_nodes[np.minimum(pos, len(m_nodes) - 1)] == node[known])
+            nb_max = int(flat.nch[m_nodes].max())
+            per_bag = np.zeros((len(m_nodes), nb_max))
+            np.add.at(per_bag, (pos[here], slot[known][here]), w[known][here])
+            nb = flat.nch[m_nodes]
+            valid = np.arange(nb_max)[None, :] < nb[:, None]
+            known_tot = per_bag.sum(axis=1)
+            miss_tot = np.bincount(m_inv, weights=w[miss], minlength=len(m_nodes))
+            uniform = np.where(valid, 1.0 / nb[:, None], 0.0)
+            probs = np.where(
+                np.abs(known_tot)[:, None] < J48_SMALL,
+                uniform,
+                per_bag / np.where(known_tot == 0, 1, known_tot)[:, None],
+            )
+            bag_tot = per_bag + probs * miss_tot[:, None]
+            tot = bag_tot.sum(axis=1)
+            shares = np.where(tot[:, None] > 0, bag_tot / np.where(tot > 0, tot, 1)[:, None], uniform)
+            m_rows, m_w = rows[miss], w[miss]
+            rep = np.repeat(np.arange(len(m_rows)), nb[m_inv])
+            offs = np.arange(len(rep)) - np.repeat(np.cumsum(nb[m_inv]) - nb[m_inv], nb[m_inv])
+            sh = shares[m_inv[rep], offs]
+            keep = sh > J48_SMALL
+            new_rows.append(m_rows[rep][keep])
+            new_node.append(flat.children[flat.start[m_nodes[m_inv[rep]]] + offs][keep])
+            new_w.append((m_w[rep] * sh)[keep])
+        rows, node, w = np.concatenate(new_rows), np.concatenate(new_node), np.concatenate(new_w)
+    if not at_leaf_node:
+        return 0.0
+    leaf_nodes, inv = np.unique(np.concatenate(at_leaf_node), return_inverse=True)
+    dist = np.bincount(
+        inv * C + np.concatenate(at_leaf_y), weights=np.concatenate(at_leaf_w), minlength=len(leaf_nodes) * C
+    )
+    dist = dist.reshape(len(leaf_nodes), C)
+    total = dist.sum(axis=1)
+    e = total - dist.max(axis=1)
+    some = np.abs(total) >= J48_SMALL
+    if not some.any():
+        return 0.0
+    return float((e[some] + added_errors_many(total[some], e[some], cf)).sum())
+
+
 def _branch_errors(nodes, i, data: _Rows, rows, w, cf):
     """``getEstimatedErrorsForBranch``: estimated errors of subtree ``i`` on the given rows."""
     node = nodes[i]
@@ -204,7 +316,7 @@ def _max_bag(bag_dist):
     return idx
 
 
-def _prune(nodes, i, data, rows, w, cf, raising) -> float:
+def _prune(nodes, i, data, rows, w, cf, flat: _Flat) -> float:
     """J48's ``prune`` on subtree ``i`` with its training rows; returns the subtree's estimated errors."""
     node = nodes[i]
     if not node.is_split:
@@ -212,22 +324,24 @@ def _prune(nodes, i, data, rows, w, cf, raising) -> float:
     b = data.branch(node, rows)
     errors_tree = 0.0
     for c, (r, ww) in zip(node.children, data.split(node, rows, w, b, node.bag_dist), strict=True):
-        errors_tree += _prune(nodes, c, data, r, ww, cf, raising)
+        errors_tree += _prune(nodes, c, data, r, ww, cf, flat)
     largest = node.children[_max_bag(node.bag_dist)]
-    errors_largest = _branch_errors(nodes, largest, data, rows, w, cf) if raising else np.inf
+    errors_largest = _branch_errors_flat(flat, largest, data, rows, w, cf)
     errors_leaf = _errors_for(node.bag_dist.sum(axis=0), cf)
     if (
         errors_leaf - (errors_tree + PRUNE_MARGIN) < J48_SMALL
         and errors_leaf - (errors_largest + PRUNE_MARGIN) < J48_SMALL
     ):
         _make_leaf(node)
+        flat.make_leaf(i)
         return errors_leaf
     if errors_largest - (errors_tree + PRUNE_MARGIN) < J48_SMALL:
         src = nodes[largest]
         node.kind, node.attr, node.threshold = src.kind, src.attr, src.threshold
         node.children, node.bag_dist = list(src.children), src.bag_dist
+        flat.raise_branch(i, largest)
         _new_distribution(nodes, i, data, rows, w)
-        return _prune(nodes, i, data, rows, w, cf, raising)
+        return _prune(nodes, i, data, rows, w, cf, flat)
     return errors_tree
 
 
@@ -250,7 +364,7 @@ def prune_tree(nodes: list, *, confidence: float = 0.25, subtree_raising: bool =
             raise ValueError("subtree raising needs the training rows (block)")
         data = _Rows(block, schema)
         w = np.asarray(block[3], dtype=np.float64)
-        _prune(nodes, 0, data, np.arange(len(w)), w, confidence, True)
+        _prune(nodes, 0, data, np.arange(len(w)), w, confidence, _Flat(nodes, schema))
     else:
         _prune_no_rows(nodes, 0, confidence)
 

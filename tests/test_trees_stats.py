@@ -307,3 +307,16 @@ def test_several_trees_evaluated_together_equal_one_at_a_time(credal_s):
                 np.testing.assert_array_equal(b1, b2)
                 assert t1 == t2 or (np.isnan(t1) and np.isnan(t2))
     assert sum(len(st.open_nodes) for st, _ in levels) > 6
+
+
+def test_segmented_cumsum_sums_each_segment_on_its_own():
+    from dbayes.models.trees.splits import _segmented_cumsum
+
+    rng = np.random.default_rng(5)
+    lengths = rng.integers(1, 40, size=60)
+    lengths[3] = 300
+    W = rng.uniform(0, 2, size=(int(lengths.sum()), 3)) / 7.0
+    firsts = np.r_[0, np.cumsum(lengths)[:-1]]
+    got = _segmented_cumsum(W, firsts)
+    for f, n in zip(firsts, lengths, strict=True):
+        np.testing.assert_array_equal(got[f : f + n], np.cumsum(W[f : f + n], axis=0))

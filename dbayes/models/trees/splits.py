@@ -61,6 +61,18 @@ MIN_GAP = 1e-5
 MAX_MIN_SPLIT = 25.0
 
 
+def _sum_last(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=-1)``; over fewer than 8 items as sequential adds (the order of NumPy's own reduction
+    there), which is much faster on many short rows (two classes, two branches)."""
+    n = x.shape[-1]
+    if n >= 8 or n == 0:
+        return x.sum(axis=-1)
+    out = x[..., 0].copy()
+    for c in range(1, n):
+        out += x[..., c]
+    return out
+
+
 @dataclass(frozen=True)
 class Criterion:
     """Info gain (``s is None``: C4.5) or imprecise info gain with IDM parameter ``s`` (Credal-C4.5)."""
@@ -72,7 +84,7 @@ class Criterion:
         in J48's ``L(N) - sum_c L(n_c)`` form for C4.5, ``H*(K_D(C))`` for Credal-C4.5."""
         per_class = np.asarray(per_class, dtype=np.float64)
         if self.s is None:
-            return xlog2x(per_class.sum(axis=-1)) - xlog2x(per_class).sum(axis=-1)
+            return xlog2x(_sum_last(per_class)) - _sum_last(xlog2x(per_class))
         return upper_entropy(per_class, self.s)
 
     def gain(self, bags: np.ndarray, total: float, per_class=None, node_term=None) -> np.ndarray:
@@ -85,13 +97,13 @@ class Criterion:
         """
         bags = np.asarray(bags, dtype=np.float64)
         per_class = bags.sum(axis=-2) if per_class is None else np.asarray(per_class, dtype=np.float64)
-        known = per_class.sum(axis=-1)
+        known = _sum_last(per_class)
         node_term = self.node_term(per_class) if node_term is None else node_term
         total = np.broadcast_to(np.asarray(total, dtype=np.float64), known.shape)
         known_rate = np.divide(known, total, out=np.zeros_like(known), where=total > 0)  # 1 - unknownRate
         if self.s is None:
-            per_bag = bags.sum(axis=-1)
-            new_ent = (xlog2x(bags).sum(axis=-1) - xlog2x(per_bag)).sum(axis=-1) * -1.0
+            per_bag = _sum_last(bags)
+            new_ent = _sum_last(_sum_last(xlog2x(bags)) - xlog2x(per_bag)) * -1.0
             numerator = known_rate * (node_term - new_ent)
         else:
             s = self.s
@@ -268,7 +280,7 @@ def _level_nominal(A, total, min_leaf, criterion):
     if bags.shape[1] < 2:  # fewer than two declared values: never a split
         zero = np.zeros(len(total))
         return zero.astype(bool), zero, zero
-    per_bag = bags.sum(axis=2)
+    per_bag = _sum_last(bags)
     valid = np.count_nonzero(min_leaf - per_bag < J48_SMALL, axis=1) > 1
     gain = criterion.gain(bags, total)
     ratio = _ratio_rows(gain, per_bag, total)
@@ -277,9 +289,9 @@ def _level_nominal(A, total, min_leaf, criterion):
 
 def _ratio_rows(gain, per_bag, total):
     """Gain ratio for rows of branch weights ``per_bag`` ``(n, B)`` with node weights ``total`` ``(n,)``."""
-    known = per_bag.sum(axis=-1)
+    known = _sum_last(per_bag)
     unknown = np.maximum(total - known, 0.0)
-    info_w = xlog2x(total) - xlog2x(per_bag).sum(axis=-1) - xlog2x(unknown)  # split info times total
+    info_w = xlog2x(total) - _sum_last(xlog2x(per_bag)) - xlog2x(unknown)  # split info times total
     info_w = np.where(known > J48_SMALL, info_w, 0.0)
     info = np.divide(info_w, total, out=np.zeros_like(info_w), where=total > 0)
     return np.where(np.abs(info_w) < J48_SMALL, 0.0, np.divide(gain, info, out=np.zeros_like(info), where=info != 0))
@@ -288,14 +300,9 @@ def _ratio_rows(gain, per_bag, total):
 def _segmented_cumsum(W: np.ndarray, firsts: np.ndarray) -> np.ndarray:
     """Running sums of the rows of ``W`` restarting at each segment start ``firsts``, each segment summed on
     its own from its first row (as J48 shifts instances one by one), so a segment's sums do not depend on
-    the segments before it.  Integer weights: one cumsum (exact).  Otherwise segments of similar length are
-    padded into a matrix, a few cumsums in all."""
+    the segments before it: segments of similar length are padded into a matrix, a few cumsums in all.
+    (With integer weights one cumsum over all segments is exact, and the caller uses that.)"""
     n = len(W)
-    if np.array_equal(W, np.floor(W)) and (n == 0 or W.sum() < 2.0**52):
-        cum = np.cumsum(W, axis=0)
-        seg_of = np.repeat(np.arange(len(firsts)), np.diff(np.r_[firsts, n]))
-        before = np.concatenate([np.zeros((1, W.shape[1])), cum[firsts[1:] - 1]])
-        return cum - before[seg_of]
     out = np.empty_like(W)
     lengths = np.diff(np.r_[firsts, n])
     bucket = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
@@ -321,7 +328,8 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     empty = (np.zeros(S, bool), np.zeros(S), np.zeros(S), None)
     if len(seg) < 2:
         return empty
-    known = np.bincount(seg, weights=W.sum(axis=1), minlength=S)
+    row_w = _sum_last(W)
+    known = np.bincount(seg, weights=row_w, minlength=S)
     per_class = np.zeros((S, C))
     firsts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     per_class[seg[firsts]] = np.add.reduceat(W, firsts, axis=0)
@@ -332,8 +340,18 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
         np.where(min_split - MAX_MIN_SPLIT > J48_SMALL, MAX_MIN_SPLIT, min_split),
     )
     seg_ok = 2 * min_split - n_rows <= J48_SMALL
-    left = _segmented_cumsum(W, firsts)[:-1]  # cut after cell i (within its segment)
-    left_w = left.sum(axis=1)
+    # class weights left of the cut after cell i (within its segment); with integer weights one cumsum is
+    # exact, and the (n, C) rows are formed for the candidate cuts only
+    integer = np.array_equal(W, np.floor(W)) and W.sum() < 2.0**52
+    seg_pos = np.repeat(np.arange(len(firsts)), np.diff(np.r_[firsts, len(seg)]))
+    if integer:
+        cum = np.cumsum(W, axis=0)
+        before = np.concatenate([np.zeros((1, C)), cum[firsts[1:] - 1]])
+        cum_w = np.cumsum(row_w)
+        left_w = (cum_w - np.r_[0.0, cum_w[firsts[1:] - 1]][seg_pos])[:-1]
+    else:
+        left_all = _segmented_cumsum(W, firsts)
+        left_w = _sum_last(left_all)[:-1]
     ss = seg[:-1]
     right_w = known[ss] - left_w
     ok = (
@@ -348,7 +366,7 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
         return empty
     s_ok = ss[idx]
     n_cuts = np.bincount(s_ok, minlength=S)
-    left_ok = left[idx]
+    left_ok = cum[idx] - before[seg_pos[idx]] if integer else left_all[idx]
     bags = np.stack([left_ok, per_class[s_ok] - left_ok], axis=1)
     g = criterion.gain(bags, total[s_ok], per_class[s_ok], criterion.node_term(per_class)[s_ok])
     # J48's scan per segment: the first cut beating the best so far by more than 1e-6.  When a single
@@ -372,7 +390,7 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     gain = np.where(has, best - np.log2(np.maximum(n_cuts, 1)) / np.where(total > 0, total, 1.0), 0.0)
     valid = has & (pick >= 0) & (gain >= J48_SMALL)
     chosen = np.where(valid[:, None, None], bags[np.maximum(pick, 0)], 0.0)
-    ratio = _ratio_rows(gain, chosen.sum(axis=2), total)
+    ratio = _ratio_rows(gain, _sum_last(chosen), total)
     lo = values[:-1][idx]
     hi = values[1:][idx]
     return valid, np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0), (left_ok, pick, lo, hi, per_class)

@@ -74,13 +74,16 @@ class SplitStats:
 
 
 def _merge_sparse(keys_a, w_a, keys_b, w_b):
+    """Sum of two sparse tables (sorted distinct keys, rows of class weights)."""
     if not len(keys_a):
         return keys_b, w_b
     if not len(keys_b):
         return keys_a, w_a
-    keys, inv = np.unique(np.concatenate([keys_a, keys_b]), return_inverse=True)
+    keys = np.sort(np.concatenate([keys_a, keys_b]))  # (np.union1d hashes: much slower on large tables)
+    keys = keys[np.r_[True, keys[1:] != keys[:-1]]]
     w = np.zeros((len(keys), w_a.shape[1]))
-    np.add.at(w, inv, np.concatenate([w_a, w_b]))
+    w[np.searchsorted(keys, keys_a)] = w_a
+    w[np.searchsorted(keys, keys_b)] += w_b
     return keys, w
 
 
@@ -102,14 +105,35 @@ def add_stats(a: SplitStats, b: SplitStats) -> SplitStats:
 
 
 def _sparse_sum(key: np.ndarray, y: np.ndarray, w: np.ndarray, C: int):
-    """Sorted distinct ``key`` values and their class weights ``(n_keys, C)`` (sums of ``w`` by key, class)."""
-    kc = key * C + y
+    """Sorted distinct ``key`` values and their class weights ``(n_keys, C)`` (sums of ``w`` by key, class).
+
+    Entries of weight 1 (every entry but the fractional ones below a missing value) are counted by sorting
+    their keys alone; the others are summed after an argsort, and the two tables added."""
+    unit = w == 1.0
+    if unit.all():
+        return _count_keys(key * C + y, C)
+    keys_u, w_u = _count_keys(key[unit] * C + y[unit], C)
+    frac = ~unit
+    kc = key[frac] * C + y[frac]
     order = np.argsort(kc)
     kc = kc[order]
     starts = np.flatnonzero(np.r_[True, kc[1:] != kc[:-1]])
-    wsum = np.add.reduceat(w[order], starts) if len(starts) else np.zeros(0)
-    keys_c, cls = np.divmod(kc[starts], C)
-    first = np.r_[True, keys_c[1:] != keys_c[:-1]]
+    wsum = np.add.reduceat(w[frac][order], starts) if len(starts) else np.zeros(0)
+    keys_f, w_f = _rows_of(kc[starts], wsum, C)
+    return _merge_sparse(keys_u, w_u, keys_f, w_f)
+
+
+def _count_keys(kc: np.ndarray, C: int):
+    """Distinct keys of ``kc = key * C + class`` (weight 1 each) as a sparse table."""
+    kc = np.sort(kc)
+    starts = np.flatnonzero(np.r_[True, kc[1:] != kc[:-1]]) if len(kc) else np.zeros(0, np.int64)
+    counts = np.diff(np.r_[starts, len(kc)]).astype(np.float64)
+    return _rows_of(kc[starts], counts, C)
+
+
+def _rows_of(kc_distinct: np.ndarray, wsum: np.ndarray, C: int):
+    keys_c, cls = np.divmod(kc_distinct, C)
+    first = np.r_[True, keys_c[1:] != keys_c[:-1]] if len(keys_c) else np.zeros(0, bool)
     pos = np.cumsum(first) - 1
     out = np.zeros((int(first.sum()), C))
     out[pos, cls] = wsum

@@ -69,6 +69,22 @@ def _job_baseline(root: Path) -> str | None:
         return None
 
 
+def _complete_datasets(metrics, root: Path):
+    """The metrics of the datasets whose every unit of the job in ``root`` is there, and the names of the
+    others (an interrupted or still running job): means over a part of a dataset's folds, and rank tests over
+    datasets missing some classifiers, would mislead."""
+    from dbayes.job import load_job
+
+    try:
+        job = load_job(root / "job.toml")
+    except DbayesError:
+        return metrics, []
+    per_dataset = len(job.classifiers) * len(job.noise) * len(job.test_limit) * job.repeats * job.folds
+    counts = metrics.groupby("dataset").size()
+    partial = sorted(str(d) for d, n in counts.items() if n < per_dataset)
+    return metrics[~metrics["dataset"].isin(partial)], partial
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from dbayes.engine.results import ResultStore
     from dbayes.evaluate.report import write_report
@@ -77,6 +93,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     metrics = ResultStore(root).read_metrics()
     if metrics.empty:
         raise DbayesError(f"{root}: no results (expected Parquet files in {root / 'metrics'})")
+    if not args.partial:
+        metrics, partial = _complete_datasets(metrics, root)
+        if partial:
+            print(
+                f"dbayes: note: {len(partial)} dataset(s) of {root / 'job.toml'} are not complete and are left out "
+                f"(--partial keeps them): {', '.join(partial)}",
+                file=sys.stderr,
+            )
+        if metrics.empty:
+            raise DbayesError(f"{root}: no dataset has all its results yet (--partial reports what is there)")
     out = Path(args.out or root / "report")
     if args.baseline is None:
         args.baseline = _job_baseline(root)
@@ -154,6 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="corrected",
         help="per-dataset test for R x k CV: Nadeau-Bengio's corrected resampled t-test (default) or "
         "the plain paired t-test over folds (seed 004's)",
+    )
+    rp.add_argument(
+        "--partial",
+        action="store_true",
+        help="also report datasets whose results are not all there (by default they are left out and named)",
     )
     rp.add_argument("--out", help="report directory (default: RESULTS/report)")
     rp.set_defaults(func=cmd_report)

@@ -225,3 +225,22 @@ def test_console_entry_point_exit_status(tmp_path):
         env={**os.environ},
     )
     assert r.returncode == 2 and "job file not found" in r.stderr
+
+
+def test_report_leaves_out_datasets_an_interrupted_job_has_not_finished(tmp_path, capsys):
+    """A dataset with some of its units missing (job stopped, or still running) is named and left out of the
+    report, unless --partial; the complete datasets are reported as usual."""
+    job = tmp_path / "job.toml"
+    job.write_text('datasets = ["iris", "wine"]\nfolds = 3\n[[classifiers]]\nname = "nb"\n')
+    out = tmp_path / "o"
+    assert run_cli(["run", str(job), "--scheduler", "synchronous", "--out", str(out)], capsys)[0] == 0
+    units = sorted((out / "metrics").glob("*wine*"))
+    assert len(units) == 3
+    units[0].unlink()  # as if the job had stopped before this unit
+    code, stdout, err = run_cli(["report", str(out), "--out", str(tmp_path / "rep")], capsys)
+    assert code == 0
+    assert "not complete" in err and "wine" in err
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "iris" in md and "wine" not in md
+    code, stdout, err = run_cli(["report", str(out), "--partial", "--out", str(tmp_path / "rep2")], capsys)
+    assert code == 0 and "wine" in (tmp_path / "rep2" / "report.md").read_text()

@@ -320,3 +320,23 @@ def test_segmented_cumsum_sums_each_segment_on_its_own():
     got = _segmented_cumsum(W, firsts)
     for f, n in zip(firsts, lengths, strict=True):
         np.testing.assert_array_equal(got[f : f + n], np.cumsum(W[f : f + n], axis=0))
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 50])
+def test_numeric_search_in_chunks_of_segments_is_the_same(chunk, monkeypatch):
+    """A level with millions of (node, cell) rows is searched a run of segments at a time: same result."""
+    from dbayes.models.trees import splits
+    from dbayes.models.trees.splits import Criterion, evaluate_level
+
+    X, y = make_data(n=900, missing=0.05, seed=21)
+    schema, block, grids = setup(X, y, np.ones(len(y)), max_exact=60)
+    stats = split_statistics(block, grow_levels(schema, block, grids, 3).state())
+    whole = evaluate_level(stats, schema, grids, 2.0, Criterion())
+    monkeypatch.setattr(splits, "NUMERIC_CHUNK", chunk)
+    parts = evaluate_level(stats, schema, grids, 2.0, Criterion())
+    np.testing.assert_array_equal(whole.valid, parts.valid)
+    np.testing.assert_array_equal(whole.gain, parts.gain)
+    np.testing.assert_array_equal(whole.ratio, parts.ratio)
+    for a, b in zip(whole.detail, parts.detail, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert whole.valid.any()

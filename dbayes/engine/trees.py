@@ -72,6 +72,7 @@ def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_value
         mine = [counts[g] for g in range(F) if g != f] if F > 1 else [counts[0]]
         merged = reduce(merge_value_counts, mine)
         grids.append(tuple(numeric_grid(v, c, max_exact_values, first) for v, c, first in merged))
+    del counts, merged, mine  # per-value counts: as large as the data when every value is distinct
     # 2. levels: each partition keeps its numeric grid cells and every tree's entries (row, node, weight)
     # in memory; a level moves the entries one step down and reduces their split statistics
     cells = dask.persist(*[dask.delayed(tree_block_cells)(b, grids if F > 1 else grids[:1]) for b in blocks])

@@ -29,7 +29,11 @@ Every step below is a pure NumPy function; the engine maps them over partitions 
 3. *Levels*: ``grower = model.make_grower(schema, grids, n_train)``; while ``not grower.done``:
    broadcast ``state = grower.state()`` (one ``Delayed``), ``stats = sum(split_statistics(block, state))``
    over the partitions (``SplitStats.__add__`` / ``add_stats``), then ``grower.split_level(stats)``.
-   One pass over the data per level.  Stats sums are exact for integer weights; fractional instances
+   One pass over the data per level.  ``split_statistics`` routes the block from the root; a driver that
+   keeps each partition's entries (``Entries``: row, node, weight) between levels moves them one step with
+   ``tree.step`` and calls ``stats.frontier_statistics(block, state, entries, cells)`` instead, ``cells``
+   being ``schema.grid_cells(X_num, grids)`` computed once (what the engine and ``fit_local`` do).
+   Stats sums are exact for integer weights; fractional instances
    (missing values below a split) agree to rounding.
 4. *Pruning*: ``model.finish(grower, block)``.  Collapse and error-based pruning need only the node
    distributions the grower kept; *subtree raising* also needs the training rows (J48 re-distributes a

@@ -253,7 +253,7 @@ class LevelEvaluation:
     valid: np.ndarray
     gain: np.ndarray
     ratio: np.ndarray
-    detail: tuple | None  # numeric search: (left (n_ok, C), pick, lo, hi, per_class), per segment
+    detail: tuple | None  # numeric search, per segment: chosen cut's left weights (S, C), lo, hi, per_class (S, C)
     n_nodes: int
     seg_base: int = 0  # this level's segments are seg_base + j * K + k (several trees evaluated together)
 
@@ -262,17 +262,16 @@ class LevelEvaluation:
         j = schema.cols[a]
         if schema.kinds[a] == "nominal":
             return stats.nominal[j][k][:-1], float("nan")
-        left, pick, lo, hi, per_class = self.detail
+        left, lo, hi, per_class = self.detail
         sg = self.seg_base + j * self.n_nodes + k
-        p = pick[sg]
-        bags = np.stack([left[p], per_class[sg] - left[p]])
+        bags = np.stack([left[sg], per_class[sg] - left[sg]])
         grid = grids[j]
         if grid.exact:
-            mid = (lo[p] + hi[p]) / 2
-            if mid == hi[p]:
-                mid = lo[p]
+            mid = (lo[sg] + hi[sg]) / 2
+            if mid == hi[sg]:
+                mid = lo[sg]
             return bags, set_split_point(grid, mid)
-        return bags, float(lo[p])
+        return bags, float(lo[sg])
 
 
 def _level_nominal(A, total, min_leaf, criterion):
@@ -325,14 +324,18 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     weights; ``n_rows`` and ``total`` are per segment (instances with a known value, node weight).
     """
     S, C = len(total), W.shape[1]
-    empty = (np.zeros(S, bool), np.zeros(S), np.zeros(S), None)
-    if len(seg) < 2:
+    nothing = (np.zeros((S, C)), np.full(S, np.nan), np.full(S, np.nan), np.zeros((S, C)))
+    empty = (np.zeros(S, bool), np.zeros(S), np.zeros(S), nothing)
+    if len(seg) == 0:
         return empty
     row_w = _sum_last(W)
     known = np.bincount(seg, weights=row_w, minlength=S)
     per_class = np.zeros((S, C))
     firsts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     per_class[seg[firsts]] = np.add.reduceat(W, firsts, axis=0)
+    empty = empty[:3] + (nothing[:3] + (per_class,),)
+    if len(seg) < 2:
+        return empty
     min_split = 0.1 * known / C
     min_split = np.where(
         min_split - min_leaf < J48_SMALL,
@@ -389,11 +392,40 @@ def _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion):
     has = n_cuts > 0
     gain = np.where(has, best - np.log2(np.maximum(n_cuts, 1)) / np.where(total > 0, total, 1.0), 0.0)
     valid = has & (pick >= 0) & (gain >= J48_SMALL)
-    chosen = np.where(valid[:, None, None], bags[np.maximum(pick, 0)], 0.0)
+    p = np.maximum(pick, 0)
+    chosen = np.where(valid[:, None, None], bags[p], 0.0)
     ratio = _ratio_rows(gain, _sum_last(chosen), total)
-    lo = values[:-1][idx]
-    hi = values[1:][idx]
-    return valid, np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0), (left_ok, pick, lo, hi, per_class)
+    # per segment: the chosen cut's left class weights and the values either side of it
+    lo, hi = np.where(valid, values[:-1][idx][p], np.nan), np.where(valid, values[1:][idx][p], np.nan)
+    detail = (np.where(valid[:, None], left_ok[p], 0.0), lo, hi, per_class)
+    return valid, np.where(valid, gain, 0.0), np.where(valid, ratio, 0.0), detail
+
+
+#: The numeric search handles at most about this many (segment, cell) rows at a time (bounds its memory).
+NUMERIC_CHUNK = 1 << 21
+
+
+def _level_numeric_chunked(seg, values, W, n_rows, total, min_leaf, criterion):
+    """:func:`_level_numeric` over runs of whole segments of at most about ``NUMERIC_CHUNK`` cells each (the
+    segments are independent), so that a level of a tree grown on millions of rows stays within memory."""
+    S = len(total)
+    if len(seg) <= NUMERIC_CHUNK:
+        return _level_numeric(seg, values, W, n_rows, total, min_leaf, criterion)
+    bounds, pos = [0], 0  # segment ranges [bounds[i], bounds[i + 1]) of about NUMERIC_CHUNK cells
+    while pos + NUMERIC_CHUNK < len(seg):
+        nxt = max(int(seg[pos + NUMERIC_CHUNK]), bounds[-1] + 1)
+        bounds.append(nxt)
+        pos = int(np.searchsorted(seg, nxt))
+    bounds.append(S)
+    parts = []
+    for s0, s1 in zip(bounds[:-1], bounds[1:], strict=True):
+        c0, c1 = np.searchsorted(seg, [s0, s1])
+        parts.append(
+            _level_numeric(seg[c0:c1] - s0, values[c0:c1], W[c0:c1], n_rows[s0:s1], total[s0:s1], min_leaf, criterion)
+        )
+    v, g, r = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    detail = tuple(np.concatenate([p[3][i] for p in parts]) for i in range(4))
+    return v, g, r, detail
 
 
 def evaluate_level(stats, schema, grids, min_leaf: float, criterion: Criterion) -> LevelEvaluation:
@@ -442,7 +474,7 @@ def evaluate_levels(levels: list, schema, min_leaf: float, criterion: Criterion)
             ws.append(st.num_w)
             n_rows.append(st.num_rows.T.ravel())
             totals.append(np.tile(total[node_off[t] : node_off[t + 1]], d))
-        v, g, r, detail = _level_numeric(
+        v, g, r, detail = _level_numeric_chunked(
             np.concatenate(segs),
             np.concatenate(vals),
             np.concatenate(ws),

@@ -340,3 +340,18 @@ def test_numeric_search_in_chunks_of_segments_is_the_same(chunk, monkeypatch):
     for a, b in zip(whole.detail, parts.detail, strict=True):
         np.testing.assert_array_equal(a, b)
     assert whole.valid.any()
+
+
+def test_stats_of_many_blocks_summed_at_once_equal_the_pairwise_sum():
+    from dbayes.models.trees.stats import sum_stats
+
+    X, y = make_data(n=800, seed=9)
+    w = np.random.default_rng(4).integers(1, 4, size=len(y)).astype(float)
+    schema, block, grids = setup(X, y, w, max_exact=50)
+    state = grow_levels(schema, block, grids, 2).state()
+    parts = [split_statistics(b, state) for b in blocks_of(block, 6)]
+    pairwise = parts[0]
+    for p in parts[1:]:
+        pairwise = pairwise + p
+    assert_stats_equal(sum_stats(parts), pairwise, exact=True)
+    assert_stats_equal(sum_stats(parts), split_statistics(block, state), exact=True)

@@ -40,7 +40,9 @@ def _merge_counts(a: list, b: list) -> list:
 
 
 def _sum_stats(*parts: dict) -> dict:
-    return {key: reduce(lambda s, t: s + t, [p[key] for p in parts]) for key in parts[0]}
+    from dbayes.models.trees.stats import sum_stats
+
+    return {key: sum_stats([p[key] for p in parts]) for key in parts[0]}
 
 
 def _tree_reduce(items: list, fn, split_every: int = 8):

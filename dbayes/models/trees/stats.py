@@ -31,7 +31,7 @@ from dbayes.models.trees.tree import OPEN, Entries, route
 #: Numeric stats are counted in a dense (node, cell, class) table up to this size, else by sorting keys.
 DENSE_LIMIT = 1 << 20
 
-__all__ = ["SplitStats", "add_stats", "split_statistics", "frontier_statistics", "GrowerState"]
+__all__ = ["SplitStats", "add_stats", "sum_stats", "split_statistics", "frontier_statistics", "GrowerState"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,32 @@ def add_stats(a: SplitStats, b: SplitStats) -> SplitStats:
         w,
         a.num_missing + b.num_missing,
         a.num_rows + b.num_rows,
+        a.stride,
+    )
+
+
+def sum_stats(parts: list) -> SplitStats:
+    """The stats of the union of several blocks in one merge: the numeric keys of all parts sorted once,
+    each part's weights added at its keys' places (cheaper than adding the parts two by two)."""
+    a = parts[0]
+    if len(parts) == 1:
+        return a
+    for b in parts[1:]:
+        if not np.array_equal(a.open_nodes, b.open_nodes) or a.stride != b.stride:
+            raise ValueError("split statistics of different levels cannot be added")
+    keys = np.sort(np.concatenate([p.num_key for p in parts]))
+    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+    w = np.zeros((len(keys), a.class_w.shape[1]))
+    for p in parts:
+        w[np.searchsorted(keys, p.num_key)] += p.num_w  # a part's keys are distinct
+    return SplitStats(
+        a.open_nodes,
+        sum(p.class_w for p in parts[1:]) + a.class_w,
+        tuple(sum(p.nominal[j] for p in parts[1:]) + a.nominal[j] for j in range(len(a.nominal))),
+        keys,
+        w,
+        sum(p.num_missing for p in parts[1:]) + a.num_missing,
+        sum(p.num_rows for p in parts[1:]) + a.num_rows,
         a.stride,
     )
 

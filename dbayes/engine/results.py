@@ -65,9 +65,10 @@ class ResultStore:
     def read_metrics(self) -> pd.DataFrame:
         """All the unit rows, in file-name order.  Each file is read with ``ParquetFile`` (a dataset object per
         file costs more than the read: tens of thousands of units took minutes), on a few threads."""
+        from concurrent.futures import ThreadPoolExecutor
+
         import pyarrow as pa
         import pyarrow.parquet as pq
-        from concurrent.futures import ThreadPoolExecutor
 
         files = sorted(self.metrics.glob("*.parquet"))
         if not files:

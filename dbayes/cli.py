@@ -82,7 +82,8 @@ def _complete_datasets(metrics, root: Path):
     per_dataset = len(job.classifiers) * len(job.noise) * len(job.test_limit) * job.repeats * job.folds
     counts = metrics.groupby("dataset").size()
     partial = sorted(str(d) for d, n in counts.items() if n < per_dataset)
-    return metrics[~metrics["dataset"].isin(partial)], partial
+    absent = [Path(d).stem for d in job.datasets if Path(d).stem not in set(map(str, counts.index))]
+    return metrics[~metrics["dataset"].isin(partial)], partial + [f"{d} (no result)" for d in absent]
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -281,12 +281,25 @@ def test_vectorised_added_errors_equal_the_scalar_formula():
         np.testing.assert_allclose(added_errors_many(N, e, cf), expect, rtol=1e-13, atol=1e-13)
 
 
+def _branch_errors(nodes, i, data, rows, w, cf):
+    """J48's ``getEstimatedErrorsForBranch`` as a recursion over the nodes (the reference)."""
+    from dbayes.models.trees import prune
+
+    node = nodes[i]
+    if not node.is_split:
+        return prune._errors_for(data.class_w(rows, w), cf)
+    b = data.branch(node, rows)
+    dist = data.distribution(node, rows, w, b)
+    parts = data.split(node, rows, w, b, dist)
+    return sum(_branch_errors(nodes, c, data, r, ww, cf) for c, (r, ww) in zip(node.children, parts, strict=True))
+
+
 @pytest.mark.parametrize("name", ["colic", "hepatitis", "glass"])
 def test_subtree_raising_estimate_level_by_level_equals_the_recursion(name):
     """The raising estimate routes a node's rows through its largest branch level by level; it equals J48's
     recursive getEstimatedErrorsForBranch (kept as the reference) for every branch of an unpruned tree, on
     the (fractional, where values are missing) rows that reach the branch's parent."""
-    from dbayes.models.trees.prune import _branch_errors, _branch_errors_flat, _Flat, _Rows
+    from dbayes.models.trees.prune import _branch_errors_flat, _Flat, _Rows
     from dbayes.models.trees.schema import encode_frame
 
     df = pd.read_parquet(bundled_path(name))

@@ -289,7 +289,7 @@ def tree_block_advance(block, folds: int, states: dict, entries: dict | None) ->
     rows at the root at the first level, else the previous level's entries moved one step down (entries at
     nodes that became leaves are dropped).  Kept in worker memory from one level to the next, so a level
     costs one routing step, not a walk from the root."""
-    from dbayes.models.trees.tree import NOMINAL, NUMERIC, Entries, step
+    from dbayes.models.trees.tree import Entries, advance
 
     X_num, X_nom, _, fold, _ = block
     out = {}
@@ -300,9 +300,7 @@ def tree_block_advance(block, folds: int, states: dict, entries: dict | None) ->
             rows = np.flatnonzero(fold != f) if folds > 1 else np.arange(len(fold), dtype=np.int64)
             out[key] = Entries(rows.astype(np.int64), np.zeros(len(rows), np.int64), np.ones(len(rows)))
             continue
-        tree = state.tree
-        split = (tree.kind[prev.node] == NUMERIC) | (tree.kind[prev.node] == NOMINAL)
-        out[key] = Entries(*step(tree, X_num, X_nom, prev.rows[split], prev.node[split], prev.w[split]))
+        out[key] = advance(state.tree, X_num, X_nom, prev)
     return out
 
 

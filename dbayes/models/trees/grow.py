@@ -37,7 +37,7 @@ from dbayes.models.trees.tree import (
     Entries,
     FlatTree,
     Node,
-    step,
+    advance,
 )
 
 __all__ = ["TreeGrower", "fit_local", "split_levels", "AVERAGE_GAIN_SLACK", "MANY_VALUES_FRACTION"]
@@ -212,10 +212,7 @@ def fit_local(
         stats = frontier_statistics(block, state, entries, cells)
         grower.split_level(stats)
         state = grower.state()
-        tree = state.tree
-        split = (tree.kind[entries.node] == NUMERIC) | (tree.kind[entries.node] == NOMINAL)
-        rows, node, wt = step(tree, X_num, X_nom, entries.rows[split], entries.node[split], entries.w[split])
-        entries = Entries(rows, node, wt)
+        entries = advance(state.tree, X_num, X_nom, entries)
     return grower
 
 

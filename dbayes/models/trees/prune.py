@@ -283,17 +283,6 @@ def _branch_errors_flat(flat: _Flat, i, data: _Rows, rows, w, cf) -> float:
     return float((e[some] + added_errors_many(total[some], e[some], cf)).sum())
 
 
-def _branch_errors(nodes, i, data: _Rows, rows, w, cf):
-    """``getEstimatedErrorsForBranch``: estimated errors of subtree ``i`` on the given rows."""
-    node = nodes[i]
-    if not node.is_split:
-        return _errors_for(data.class_w(rows, w), cf)
-    b = data.branch(node, rows)
-    dist = data.distribution(node, rows, w, b)
-    parts = data.split(node, rows, w, b, dist)
-    return sum(_branch_errors(nodes, c, data, r, ww, cf) for c, (r, ww) in zip(node.children, parts, strict=True))
-
-
 def _new_distribution(nodes, i, data: _Rows, rows, w):
     """``newDistribution``: recompute the distributions of subtree ``i`` from the given rows."""
     node = nodes[i]

@@ -73,51 +73,34 @@ class SplitStats:
         return self.num_key[lo:hi] - seg * self.stride, self.num_w[lo:hi]
 
 
-def _merge_sparse(keys_a, w_a, keys_b, w_b):
-    """Sum of two sparse tables (sorted distinct keys, rows of class weights)."""
-    if not len(keys_a):
-        return keys_b, w_b
-    if not len(keys_b):
-        return keys_a, w_a
-    keys = np.sort(np.concatenate([keys_a, keys_b]))  # (np.union1d hashes: much slower on large tables)
+def _merge_sparse(tables: list):
+    """Sum of sparse tables ``(sorted distinct keys, rows of class weights)``: all keys sorted once, each
+    table's weights added at its keys' places (np.union1d would hash: much slower on large tables)."""
+    tables = [t for t in tables if len(t[0])] or tables[:1]
+    if len(tables) == 1:
+        return tables[0]
+    keys = np.sort(np.concatenate([k for k, _ in tables]))
     keys = keys[np.r_[True, keys[1:] != keys[:-1]]]
-    w = np.zeros((len(keys), w_a.shape[1]))
-    w[np.searchsorted(keys, keys_a)] = w_a
-    w[np.searchsorted(keys, keys_b)] += w_b
+    w = np.zeros((len(keys), tables[0][1].shape[1]))
+    for k, wt in tables:
+        w[np.searchsorted(keys, k)] += wt  # a table's keys are distinct
     return keys, w
 
 
 def add_stats(a: SplitStats, b: SplitStats) -> SplitStats:
     """The stats of the union of two blocks (same tree, same open nodes)."""
-    if not np.array_equal(a.open_nodes, b.open_nodes) or a.stride != b.stride:
-        raise ValueError("split statistics of different levels cannot be added")
-    keys, w = _merge_sparse(a.num_key, a.num_w, b.num_key, b.num_w)
-    return SplitStats(
-        a.open_nodes,
-        a.class_w + b.class_w,
-        tuple(x + y for x, y in zip(a.nominal, b.nominal, strict=True)),
-        keys,
-        w,
-        a.num_missing + b.num_missing,
-        a.num_rows + b.num_rows,
-        a.stride,
-    )
+    return sum_stats([a, b])
 
 
 def sum_stats(parts: list) -> SplitStats:
-    """The stats of the union of several blocks in one merge: the numeric keys of all parts sorted once,
-    each part's weights added at its keys' places (cheaper than adding the parts two by two)."""
+    """The stats of the union of several blocks in one merge (cheaper than adding them two by two)."""
     a = parts[0]
     if len(parts) == 1:
         return a
     for b in parts[1:]:
         if not np.array_equal(a.open_nodes, b.open_nodes) or a.stride != b.stride:
             raise ValueError("split statistics of different levels cannot be added")
-    keys = np.sort(np.concatenate([p.num_key for p in parts]))
-    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
-    w = np.zeros((len(keys), a.class_w.shape[1]))
-    for p in parts:
-        w[np.searchsorted(keys, p.num_key)] += p.num_w  # a part's keys are distinct
+    keys, w = _merge_sparse([(p.num_key, p.num_w) for p in parts])
     return SplitStats(
         a.open_nodes,
         sum(p.class_w for p in parts[1:]) + a.class_w,
@@ -146,7 +129,7 @@ def _sparse_sum(key: np.ndarray, y: np.ndarray, w: np.ndarray, C: int):
     starts = np.flatnonzero(np.r_[True, kc[1:] != kc[:-1]])
     wsum = np.add.reduceat(w[frac][order], starts) if len(starts) else np.zeros(0)
     keys_f, w_f = _rows_of(kc[starts], wsum, C)
-    return _merge_sparse(keys_u, w_u, keys_f, w_f)
+    return _merge_sparse([(keys_u, w_u), (keys_f, w_f)])
 
 
 def _count_keys(kc: np.ndarray, C: int):

@@ -16,7 +16,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["LEAF", "OPEN", "NUMERIC", "NOMINAL", "J48_SMALL", "Node", "FlatTree", "Entries", "flatten", "step", "route"]
+__all__ = [
+    "LEAF",
+    "OPEN",
+    "NUMERIC",
+    "NOMINAL",
+    "J48_SMALL",
+    "Node",
+    "FlatTree",
+    "Entries",
+    "flatten",
+    "step",
+    "advance",
+    "route",
+]
 
 LEAF, OPEN, NUMERIC, NOMINAL = 0, 1, 2, 3
 
@@ -142,6 +155,13 @@ def step(tree: FlatTree, X_num, X_nom, rows, node, w, drop_shares=True, skip=Non
         np.concatenate([k_node, child[keep]]),
         np.concatenate([k_w, (m_w[rep] * share)[keep]]),
     )
+
+
+def advance(tree: FlatTree, X_num, X_nom, entries: Entries) -> Entries:
+    """The entries one level down: those at nodes split since they got there take one :func:`step`, those
+    at leaves are dropped (growth keeps each row's position between levels this way)."""
+    split = (tree.kind[entries.node] == NUMERIC) | (tree.kind[entries.node] == NOMINAL)
+    return Entries(*step(tree, X_num, X_nom, entries.rows[split], entries.node[split], entries.w[split]))
 
 
 def route(tree: FlatTree, X_num, X_nom, entries: Entries, *, skip=None) -> Entries:

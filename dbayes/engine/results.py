@@ -63,16 +63,84 @@ class ResultStore:
         shutil.rmtree(scratch_dir, ignore_errors=True)
 
     def read_metrics(self) -> pd.DataFrame:
-        """All the unit rows, in file-name order.  Each file is read with ``ParquetFile`` (a dataset object per
-        file costs more than the read: tens of thousands of units took minutes), on a few threads."""
+        """All the unit rows, in unit-name order.
+
+        A unit's metrics file is the record of the unit; reading tens of thousands of small files takes minutes,
+        so the rows already read are also kept in a combined file (``metrics/_combined.*.parquet``, with each
+        unit's name and file time).  A read takes the combined rows whose unit file is still there, unchanged,
+        and reads the other unit files (``ParquetFile`` on a few threads); when it read many, it writes a new
+        combined file (atomically) and removes the older ones.  A unit file deleted or rewritten is never
+        served from the combined file.
+        """
+        for _ in range(5):
+            try:
+                return self._read_metrics()
+            except FileNotFoundError:  # another reader replaced a combined file meanwhile: list again
+                continue
+        return self._read_metrics()
+
+    def _read_metrics(self) -> pd.DataFrame:
         from concurrent.futures import ThreadPoolExecutor
 
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        files = sorted(self.metrics.glob("*.parquet"))
-        if not files:
+        if not self.metrics.is_dir():
             return pd.DataFrame()
+        units: dict[str, int] = {}
+        combined: list[Path] = []
+        with os.scandir(self.metrics) as it:
+            for entry in it:
+                name = entry.name
+                if not name.endswith(".parquet") or name.startswith("."):
+                    continue
+                if name.startswith(_COMBINED):
+                    combined.append(Path(entry.path))
+                else:
+                    units[name[: -len(".parquet")]] = entry.stat().st_mtime_ns
+        if not units:
+            return pd.DataFrame()
+        tables, have = [], set()
+        for path in sorted(combined):
+            t = pq.ParquetFile(path).read()
+            names = t.column(_UNIT).to_pylist()
+            stamps = t.column(_STAMP).to_pylist()
+            pairs = enumerate(zip(names, stamps, strict=True))
+            keep = [i for i, (u, m) in pairs if units.get(u) == m and u not in have]
+            have.update(names[i] for i in keep)
+            if keep:
+                tables.append(t.take(pa.array(keep, pa.int64())))
+        missing = sorted(set(units) - have)
+
+        def read(unit: str):
+            t = pq.ParquetFile(self.metrics / f"{unit}.parquet").read()
+            n = t.num_rows
+            t = t.append_column(_UNIT, pa.array([unit] * n, pa.string()))
+            return t.append_column(_STAMP, pa.array([units[unit]] * n, pa.int64()))
+
         with ThreadPoolExecutor(max_workers=4) as pool:
-            tables = list(pool.map(lambda f: pq.ParquetFile(f).read(), files))
-        return pa.concat_tables(tables, promote_options="default").to_pandas()
+            fresh = list(pool.map(read, missing))
+        table = pa.concat_tables(tables + fresh, promote_options="default")
+        if len(fresh) >= COMBINE_AFTER or (fresh and len(combined) > 1):
+            self._write_combined(table, combined)
+        table = table.sort_by(_UNIT)
+        return table.drop_columns([_UNIT, _STAMP]).to_pandas()
+
+    def _write_combined(self, table, old: list[Path]) -> None:
+        import pyarrow.parquet as pq
+
+        path = self.metrics / f"{_COMBINED}{uuid.uuid4().hex}.parquet"
+        tmp = path.with_name(f".tmp-{path.name}")
+        try:
+            pq.write_table(table, tmp)
+            os.replace(tmp, path)
+            for p in old:
+                p.unlink(missing_ok=True)
+        except OSError:  # a read-only results folder: reading still works, only slower
+            tmp.unlink(missing_ok=True)
+
+
+#: Metrics rows already read are combined into one file once this many unit files were read.
+COMBINE_AFTER = 64
+_COMBINED = "_combined."
+_UNIT, _STAMP = "_unit", "_unit_mtime_ns"

@@ -30,6 +30,7 @@ import tomllib
 
 from dbayes.errors import JobError
 from dbayes.models.registry import make_model
+from dbayes.models.trees.schema import DEFAULT_MAX_EXACT_VALUES
 
 __all__ = ["Job", "ClassifierSpec", "load_job", "parse_job"]
 
@@ -69,7 +70,7 @@ class Job:
     noise: tuple[float, ...] = (0.0,)
     partitions: int | None = None
     save_predictions: bool = True
-    max_exact_values: int = 65536
+    max_exact_values: int = DEFAULT_MAX_EXACT_VALUES
     out: str | None = None
     resubstitution: bool = False
     fold_assignment: str = "hash"
@@ -197,7 +198,7 @@ def parse_job(data: dict[str, Any], source: str = "job") -> Job:
         noise=noise,
         partitions=parts,
         save_predictions=data.get("save_predictions", True),
-        max_exact_values=data.get("max_exact_values", 65536),
+        max_exact_values=data.get("max_exact_values", DEFAULT_MAX_EXACT_VALUES),
         out=data.get("out"),
         resubstitution=data.get("resubstitution", False),
         fold_assignment=fold_assignment,

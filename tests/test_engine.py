@@ -236,3 +236,74 @@ def test_lazy_models_same_by_broadcast_and_by_topk_reduction(tmp_path):
         )
         runs.append(run_and_read(tmp_path, mode, job))
     _same(runs[0], runs[1])
+
+
+def test_trees_grow_on_their_own_max_exact_values(tmp_path):
+    """A tree classifier's ``max_exact_values`` sets its numeric grids in the engine (otherwise the job's option
+    does), so each tree equals the tree fitted locally with that resolution; several resolutions in one round."""
+    from dbayes.models.trees import C45, CredalC45
+
+    job = parse_job(
+        {
+            "datasets": ["credit-a"],
+            "resubstitution": True,
+            "discretize": "none",
+            "max_exact_values": 32,
+            "classifiers": [
+                {"name": "c45"},
+                {"name": "c45", "label": "c45-q4", "max_exact_values": 4},
+                {"name": "credal-c45", "label": "credal-exact", "s": 1.0, "max_exact_values": 100_000},
+            ],
+        },
+        "x",
+    )
+    m, _ = run_and_read(tmp_path, "res", job)
+    m = m.set_index("classifier")
+    df = pd.read_parquet(ROOT / "dbayes/datasets/credit-a.parquet")
+    X, y = df.drop(columns="class"), df["class"]
+    local = {"c45": C45(max_exact_values=32), "c45-q4": C45(max_exact_values=4), "credal-exact": CredalC45(s=1.0)}
+    for label, model in local.items():
+        model.fit(X, y)
+        assert m.loc[label, "tree_size"] == model.tree_size, label
+        assert m.loc[label, "accuracy"] == pytest.approx(np.mean(model.predict(X) == y.to_numpy()), abs=1e-12)
+    assert m.loc["c45", "tree_size"] != m.loc["c45-q4", "tree_size"]
+
+
+@pytest.mark.parametrize(
+    "params, word",
+    [
+        ({"name": "c45", "confidence": 0.7}, "confidence"),
+        ({"name": "c45", "max_exact_values": "x"}, "max_exact_values"),
+        ({"name": "c45", "subtree_raising": "yes"}, "subtree_raising"),
+        ({"name": "credal-c45", "s": -1}, "s must be"),
+    ],
+)
+def test_bad_tree_parameters_are_job_errors(params, word):
+    from dbayes.errors import JobError
+
+    with pytest.raises(JobError, match=word) as err:
+        parse_job({"datasets": ["iris"], "classifiers": [params]}, "bad.toml")
+    assert "bad.toml" in str(err.value) and "classifiers[0]" in str(err.value)
+
+
+@pytest.mark.parametrize("budget, node_weight", [(0, 1000), (400, 60), (3000, 1000), (1 << 22, 1 << 18)])
+def test_trees_finished_in_memory_equal_trees_grown_from_partitions(tmp_path, monkeypatch, caplog, budget, node_weight):
+    """Nodes handed over to the driver's row store (small ones first, within an entries budget) grow into the
+    same trees as nodes grown level by level from the partitions: the stats of the two parts add up."""
+    import logging
+
+    import dbayes.engine.trees as engine_trees
+
+    monkeypatch.setattr(engine_trees, "LOCAL_ENTRIES", 0)  # every level from the partitions
+    reference = run_and_read(tmp_path, "ref", small_job(**{**_tree_job(), "partitions": 4}))
+    monkeypatch.setattr(engine_trees, "LOCAL_ENTRIES", budget)
+    monkeypatch.setattr(engine_trees, "LOCAL_NODE_WEIGHT", node_weight)
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="dbayes.engine.trees"):
+        run = run_and_read(tmp_path, "mixed", small_job(**{**_tree_job(), "partitions": 4}))
+    held = [r.getMessage() for r in caplog.records if "finished in memory" in r.getMessage()]
+    assert bool(held) == (budget > 0)
+    cols = ["classifier", "fold", "n_train", "n_test", "accuracy", "tree_size", "n_leaves"]
+    pd.testing.assert_frame_equal(reference[0][cols], run[0][cols])
+    assert reference[1]["predicted_class"].equals(run[1]["predicted_class"])
+    assert np.allclose(np.stack(reference[1]["proba"]), np.stack(run[1]["proba"]), rtol=0, atol=1e-12)

@@ -276,12 +276,12 @@ def tree_block_value_counts(block, folds: int) -> list:
     return out
 
 
-def tree_block_cells(block, grids_by_fold: list) -> list:
-    """Per fold: the grid cell of each of the block's numeric values under that fold's grids (-1 missing);
-    kept beside the block for all the levels of a round's growth."""
+def tree_block_cells(block, grids: dict) -> dict:
+    """Per (resolution, fold) key of ``grids``: the grid cell of each of the block's numeric values under those
+    grids (-1 missing); kept beside the block for all the levels of a round's growth."""
     from dbayes.models.trees.schema import grid_cells
 
-    return [grid_cells(block[0], grids) for grids in grids_by_fold]
+    return {key: grid_cells(block[0], g) for key, g in grids.items()}
 
 
 def tree_block_advance(block, folds: int, states: dict, entries: dict | None) -> dict:
@@ -304,15 +304,15 @@ def tree_block_advance(block, folds: int, states: dict, entries: dict | None) ->
     return out
 
 
-def tree_block_stats(block, cells: list, states: dict, entries: dict) -> dict:
-    """Split statistics of one level for every growing tree: ``states[(label, fold)]`` -> SplitStats."""
+def tree_block_stats(block, cells: dict, grid_of: dict, states: dict, entries: dict) -> dict:
+    """Split statistics of one level for every growing tree: ``states[(label, fold)]`` -> SplitStats, the
+    tree's cells being ``cells[grid_of[(label, fold)]]``."""
     from dbayes.models.trees.stats import frontier_statistics
 
     X_num, X_nom, y_train, _, _ = block
     out = {}
     for key, state in states.items():
-        c = cells[key[1]] if len(cells) > 1 else cells[0]
-        out[key] = frontier_statistics((X_num, X_nom, y_train, None), state, entries[key], c)
+        out[key] = frontier_statistics((X_num, X_nom, y_train, None), state, entries[key], cells[grid_of[key]])
     return out
 
 
@@ -358,3 +358,123 @@ def score_neighbourhoods(model, test_part: CodedPart, f: int, maps, topk, rows) 
     jll = model.score_neighbours(X_test, topk[0], *rows)
     proba = np.exp(jll - logsumexp(jll, axis=1, keepdims=True))  # as Model.predict_proba
     return proba, time.perf_counter() - t0
+
+
+# -- trees: nodes finished on the driver (rows collected once, then grown in memory) -----------------------
+def tree_block_take(block, cells: dict, entries: dict, moving: dict):
+    """The entries of this block at the nodes ``moving[key]`` (node ids) of each tree, with the rows they
+    reference: ``(row_ids, X_num, X_nom, y_train, {grid key: cells}, {key: Entries over those rows})``."""
+    from dbayes.models.trees.tree import Entries
+
+    X_num, X_nom, y_train, _, row_ids = block
+    picked = {}
+    for key, nodes in moving.items():
+        e = entries.get(key)
+        if e is None or not len(nodes):
+            continue
+        m = np.isin(e.node, nodes)
+        if m.any():
+            picked[key] = Entries(e.rows[m], e.node[m], e.w[m])
+    rows = np.unique(np.concatenate([e.rows for e in picked.values()])) if picked else np.zeros(0, np.int64)
+    local = {key: Entries(np.searchsorted(rows, e.rows), e.node, e.w) for key, e in picked.items()}
+    return row_ids[rows], X_num[rows], X_nom[rows], y_train[rows], {g: c[rows] for g, c in cells.items()}, local
+
+
+def tree_block_drop(entries: dict, moving: dict) -> dict:
+    """The block's entries without those at the nodes ``moving[key]`` (taken by :func:`tree_block_take`)."""
+    from dbayes.models.trees.tree import Entries
+
+    out = dict(entries)
+    for key, nodes in moving.items():
+        e = entries.get(key)
+        if e is None or not len(nodes):
+            continue
+        keep = ~np.isin(e.node, nodes)
+        out[key] = Entries(e.rows[keep], e.node[keep], e.w[keep])
+    return out
+
+
+class TreeRowStore:
+    """Training rows held in memory by the process that grows the trees, for the nodes finished there.
+
+    Rows arrive from the partitions (:func:`tree_block_take`) with their grid cells and, per tree, the entries
+    (row, node, weight) of the nodes handed over; a row shared by several trees (the folds of a round) is kept
+    once.  Each level the store's entries move one step down, like a partition's, and give their part of the
+    level's split statistics, which adds to the partitions' part (statistics are additive over rows).
+    """
+
+    def __init__(self):
+        from dbayes.models.trees.tree import Entries
+
+        self._empty = Entries(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+        self.row_ids = np.zeros(0, np.int64)
+        self.X_num = self.X_nom = self.y = None
+        self.cells: dict = {}
+        self.entries: dict = {}
+
+    @property
+    def n_entries(self) -> int:
+        return sum(len(e.rows) for e in self.entries.values())
+
+    def add(self, taken) -> None:
+        """Add one partition's :func:`tree_block_take` result."""
+        from dbayes.models.trees.tree import Entries
+
+        row_ids, X_num, X_nom, y, cells, local = taken
+        if self.X_num is None:  # the first block gives the arrays' shapes and types
+            self.X_num, self.X_nom, self.y = X_num[:0], X_nom[:0], y[:0]
+            self.cells = {g: c[:0] for g, c in cells.items()}
+        if not len(row_ids):
+            return
+        known = np.zeros(len(row_ids), dtype=bool)
+        position = np.empty(len(row_ids), np.int64)
+        if len(self.row_ids):
+            order = np.argsort(self.row_ids)
+            at = np.minimum(np.searchsorted(self.row_ids[order], row_ids), len(order) - 1)
+            known = self.row_ids[order[at]] == row_ids
+            position[known] = order[at[known]]
+        new = ~known
+        position[new] = len(self.row_ids) + np.arange(int(new.sum()))
+        self.row_ids = np.concatenate([self.row_ids, row_ids[new]])
+        self.X_num = np.concatenate([self.X_num, X_num[new]])
+        self.X_nom = np.concatenate([self.X_nom, X_nom[new]])
+        self.y = np.concatenate([self.y, y[new]])
+        for g in self.cells:
+            self.cells[g] = np.concatenate([self.cells[g], cells[g][new]])
+        for key, e in local.items():
+            prev = self.entries.get(key, self._empty)
+            self.entries[key] = Entries(
+                np.concatenate([prev.rows, position[e.rows]]),
+                np.concatenate([prev.node, e.node]),
+                np.concatenate([prev.w, e.w]),
+            )
+
+    def advance(self, states: dict) -> None:
+        """Move the entries one step down the trees of ``states`` (drop those of finished trees)."""
+        from dbayes.models.trees.tree import advance
+
+        self.entries = {
+            key: advance(states[key].tree, self.X_num, self.X_nom, e)
+            for key, e in self.entries.items()
+            if key in states
+        }
+
+    def stats(self, key, state, grid_key):
+        """This store's part of tree ``key``'s split statistics at the current level."""
+        from dbayes.models.trees.stats import frontier_statistics
+
+        block = (self.X_num, self.X_nom, self.y, None)
+        return frontier_statistics(block, state, self.entries.get(key, self._empty), self.cells[grid_key])
+
+    def compact(self) -> None:
+        """Forget the rows no entry references any more."""
+        from dbayes.models.trees.tree import Entries
+
+        if self.X_num is None:
+            return
+        live = np.unique(np.concatenate([self._empty.rows] + [e.rows for e in self.entries.values()]))
+        if len(live) == len(self.row_ids):
+            return
+        self.row_ids, self.X_num, self.X_nom, self.y = (a[live] for a in (self.row_ids, self.X_num, self.X_nom, self.y))
+        self.cells = {g: c[live] for g, c in self.cells.items()}
+        self.entries = {k: Entries(np.searchsorted(live, e.rows), e.node, e.w) for k, e in self.entries.items()}

@@ -23,7 +23,8 @@ Every step below is a pure NumPy function; the engine maps them over partitions 
 2. *First pass (grids)*: ``numeric_value_counts(X_num, w, row_offset)`` per partition (``row_offset``: the
    partition's first global row index), reduced with ``merge_value_counts``; then, per numeric attribute,
    ``numeric_grid(values, counts, max_exact_values, first_seen)``.  An attribute with at most
-   ``max_exact_values`` distinct values (default 4096) gets an exact grid (C4.5's search is then exact);
+   ``max_exact_values`` distinct values (default 65,536; a job's option or the classifier's parameter) gets
+   an exact grid (C4.5's search is then exact);
    above that the candidate thresholds are ``max_exact_values`` weighted quantiles (observed values), and
    trees can differ from J48's where J48 would cut between two quantiles.
 3. *Levels*: ``grower = model.make_grower(schema, grids, n_train)``; while ``not grower.done``:

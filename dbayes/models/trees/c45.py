@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dbayes.errors import DataError, NotFittedError
+from dbayes.errors import DataError, JobError, NotFittedError
 from dbayes.models.trees.export import to_dict, to_json, to_text
 from dbayes.models.trees.grow import TreeGrower, fit_local
 from dbayes.models.trees.prune import collapse, compact, prune_tree
@@ -55,6 +55,28 @@ class TreeClassifierBase:
     def _criterion(self) -> Criterion:
         raise NotImplementedError
 
+    @property
+    def resolution(self) -> int:
+        """The number of distinct values above which numeric attributes get quantile thresholds."""
+        return DEFAULT_MAX_EXACT_VALUES if self.max_exact_values is None else int(self.max_exact_values)
+
+    def check_params(self) -> None:
+        """Raise :class:`JobError` naming the parameter when a value is not valid (called before any work)."""
+        name = type(self).__name__
+        number = (int, float)
+        cf = self.confidence
+        if isinstance(cf, bool) or not isinstance(cf, number) or not 0 < cf <= 0.5:
+            raise JobError(f"{name}: confidence must be a number in (0, 0.5] (J48 -C), got {cf!r}")
+        m = self.min_leaf
+        if isinstance(m, bool) or not isinstance(m, number) or m < 0:
+            raise JobError(f"{name}: min_leaf must be a number >= 0 (J48 -M), got {m!r}")
+        for key in ("unpruned", "subtree_raising"):
+            if not isinstance(getattr(self, key), bool):
+                raise JobError(f"{name}: {key} must be true or false, got {getattr(self, key)!r}")
+        v = self.max_exact_values
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 2):
+            raise JobError(f"{name}: max_exact_values must be an integer >= 2, got {v!r}")
+
     # ------------------------------------------------------------------ fit
     def fit(self, X: pd.DataFrame, y, sample_weight=None):
         """Grow and prune the tree on a DataFrame of attributes and the class labels ``y``.
@@ -63,6 +85,7 @@ class TreeClassifierBase:
         for missing.  Rows whose class is missing are dropped (J48's ``deleteWithMissingClass``).
         ``sample_weight`` gives fractional instance weights (default 1).
         """
+        self.check_params()
         if not isinstance(X, pd.DataFrame):
             X = pd.DataFrame(X)
         y = pd.Series(y, index=X.index) if not isinstance(y, pd.Series) else y.set_axis(X.index)
@@ -81,7 +104,7 @@ class TreeClassifierBase:
         X_num, X_nom = encode_frame(X, schema)
         y_codes = pd.Categorical(y.astype(object), categories=classes).codes.astype(np.int64)
         counts = numeric_value_counts(X_num, w)
-        grids = tuple(numeric_grid(v, c, self.max_exact_values, f) for v, c, f in counts)
+        grids = tuple(numeric_grid(v, c, self.resolution, f) for v, c, f in counts)
         block = (X_num, X_nom, y_codes, w)
         grower = self.make_grower(schema, grids, len(y))
         fit_local(block, grower=grower)
@@ -214,9 +237,10 @@ class C45(TreeClassifierBase):
         skip error-based pruning (the tree is still collapsed, as J48 3.6 does).
     subtree_raising : bool, default True
         consider replacing a node by its largest branch while pruning.
-    max_exact_values : int, default 4096
+    max_exact_values : int, optional
         numeric attributes with more distinct training values use this many quantile thresholds
-        (:mod:`dbayes.models.trees.schema`).
+        (:mod:`dbayes.models.trees.schema`); default: the job's ``max_exact_values`` when run in a job, else
+        ``DEFAULT_MAX_EXACT_VALUES`` (65,536, the job's default).
 
     Examples
     --------
@@ -235,7 +259,7 @@ class C45(TreeClassifierBase):
         min_leaf=2,
         unpruned=False,
         subtree_raising=True,
-        max_exact_values=DEFAULT_MAX_EXACT_VALUES,
+        max_exact_values=None,
     ):
         self.confidence = confidence
         self.min_leaf = min_leaf

@@ -29,8 +29,8 @@ Int. J. General Systems 35(5), 2006.
 
 from __future__ import annotations
 
+from dbayes.errors import JobError
 from dbayes.models.trees.c45 import TreeClassifierBase
-from dbayes.models.trees.schema import DEFAULT_MAX_EXACT_VALUES
 from dbayes.models.trees.splits import Criterion
 
 __all__ = ["CredalC45"]
@@ -59,7 +59,7 @@ class CredalC45(TreeClassifierBase):
         min_leaf=2,
         unpruned=False,
         subtree_raising=True,
-        max_exact_values=DEFAULT_MAX_EXACT_VALUES,
+        max_exact_values=None,
     ):
         self.s = s
         self.confidence = confidence
@@ -67,6 +67,12 @@ class CredalC45(TreeClassifierBase):
         self.unpruned = unpruned
         self.subtree_raising = subtree_raising
         self.max_exact_values = max_exact_values
+
+    def check_params(self) -> None:
+        s = self.s
+        if isinstance(s, bool) or not isinstance(s, int | float) or s < 0:
+            raise JobError(f"CredalC45: s must be >= 0 (the IDM parameter, a number), got {s!r}")
+        super().check_params()
 
     def _criterion(self) -> Criterion:
         if self.s < 0:

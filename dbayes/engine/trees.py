@@ -1,17 +1,28 @@
-"""Growing C4.5 / Credal-C4.5 trees on partitioned data: one reduction per tree level.
+"""Growing C4.5 / Credal-C4.5 trees on partitioned data: one reduction per tree level, small nodes in memory.
 
 For a round, the trees of every classifier label and every fold grow together: a first pass gives each fold's
-numeric value counts (the grids of candidate thresholds), then each level is one pass in which every
-partition moves its training rows one step down every growing tree (the rows' positions, and their grid cells,
-stay in worker memory between levels) and returns the per-node split statistics, summed over partitions (exact
-for integer weights). J48's subtree raising re-distributes a node's training rows, so the
-training rows are collected for the pruning step when there are at most ``MAX_COLLECTED_ROWS`` of them; above
-that the trees are pruned without subtree raising, and the log says so.
+numeric value counts (the grids of candidate thresholds; each tree classifier's own ``max_exact_values``, else
+the job's), then each level is one pass in which every partition moves its training rows one step down every
+growing tree (the rows' positions, and their grid cells, stay in worker memory between levels) and returns the
+per-node split statistics, summed over partitions (exact for integer weights).
+
+Deep levels hold many small nodes whose statistics are about as large as their rows, spread over all the
+partitions.  As in PLANET (Panda et al., VLDB 2009), such nodes are finished in memory: an open node of weight
+at most ``LOCAL_NODE_WEIGHT`` is handed over, while at most ``LOCAL_ENTRIES`` (row, node) entries are held, to a
+row store in the driver (:class:`~dbayes.evaluate.partition.TreeRowStore`), which collects its rows once;
+from then on the node's subtree grows from the store's statistics, the partitions' part of the level covering
+the other nodes.  Statistics add over rows, so the trees are those of level-by-level growth.  A small round
+(every tree's root under the limits) collects its rows once and makes no further pass over the partitions.
+
+J48's subtree raising re-distributes a node's training rows, so the training rows are collected for the
+pruning step when there are at most ``MAX_COLLECTED_ROWS`` of them; above that the trees are pruned without
+subtree raising, and the log says so.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from functools import reduce
 
 import dask
@@ -147,6 +158,7 @@ def grow_trees(
     local = {key: np.zeros(1, dtype=bool) for key in growers}  # per tree: node grown from the store?
     level = 0
     while True:
+        t_level = time.perf_counter()
         states = {key: g.state() for key, g in growers.items() if not g.done}
         if not states:
             break
@@ -192,6 +204,15 @@ def grow_trees(
             local[key] = _inherit(local[key], growers[key], states[key].open_nodes)
         if len(store.row_ids) > 2 * store.n_entries + (1 << 16):
             store.compact()
+        log.debug(
+            "level %d: %d trees, %d open nodes (%d grown here), %d entries here, %.2fs",
+            level,
+            len(states),
+            sum(len(st.open_nodes) for st in states.values()),
+            sum(int(local[k][st.open_nodes].sum()) for k, st in states.items()),
+            store.n_entries,
+            time.perf_counter() - t_level,
+        )
         level += 1
     if store.X_num is not None:
         log.info("trees finished in memory from %d collected rows", len(store.row_ids))

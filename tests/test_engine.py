@@ -307,3 +307,21 @@ def test_trees_finished_in_memory_equal_trees_grown_from_partitions(tmp_path, mo
     pd.testing.assert_frame_equal(reference[0][cols], run[0][cols])
     assert reference[1]["predicted_class"].equals(run[1]["predicted_class"])
     assert np.allclose(np.stack(reference[1]["proba"]), np.stack(run[1]["proba"]), rtol=0, atol=1e-12)
+
+
+@pytest.mark.cluster
+def test_trees_on_a_local_cluster_equal_the_synchronous_trees(tmp_path, monkeypatch):
+    """Trees grown on a LocalCluster (entries and cells persisted on the workers, some nodes finished in the
+    driver's memory) equal the trees grown level by level with the synchronous scheduler."""
+    import dbayes.engine.trees as engine_trees
+
+    job = small_job(**{**_tree_job(), "partitions": 3})
+    monkeypatch.setattr(engine_trees, "LOCAL_ENTRIES", 0)
+    base = run_and_read(tmp_path, "sync", job, "synchronous")
+    monkeypatch.setattr(engine_trees, "LOCAL_ENTRIES", 400)
+    monkeypatch.setattr(engine_trees, "LOCAL_NODE_WEIGHT", 60)
+    other = run_and_read(tmp_path, "local", job, "local")
+    cols = ["classifier", "fold", "n_train", "n_test", "accuracy", "tree_size", "n_leaves"]
+    pd.testing.assert_frame_equal(base[0][cols], other[0][cols])
+    assert base[1]["predicted_class"].equals(other[1]["predicted_class"])
+    assert np.allclose(np.stack(base[1]["proba"]), np.stack(other[1]["proba"]), rtol=0, atol=1e-12)

@@ -325,3 +325,16 @@ def test_trees_on_a_local_cluster_equal_the_synchronous_trees(tmp_path, monkeypa
     pd.testing.assert_frame_equal(base[0][cols], other[0][cols])
     assert base[1]["predicted_class"].equals(other[1]["predicted_class"])
     assert np.allclose(np.stack(base[1]["proba"]), np.stack(other[1]["proba"]), rtol=0, atol=1e-12)
+
+
+def test_a_job_returns_its_own_units_from_a_shared_results_folder(tmp_path):
+    """Two jobs write into one folder (or a job resumes beside another's units): each run returns only its own
+    units' metrics, so its summary never mixes in rows another process is still writing."""
+    out = tmp_path / "shared"
+    nb = [{"name": "nb"}]
+    with runtime("synchronous") as rt:
+        first = run_job(parse_job({"datasets": ["iris"], "classifiers": nb, "folds": 3}, "a"), out, rt, lambda s: None)
+        second = run_job(parse_job({"datasets": ["zoo"], "classifiers": nb, "folds": 2}, "b"), out, rt, lambda s: None)
+    assert set(first.metrics["dataset"]) == {"iris"} and len(first.metrics) == 3
+    assert set(second.metrics["dataset"]) == {"zoo"} and len(second.metrics) == 2
+    assert len(ResultStore(out).read_metrics()) == 5

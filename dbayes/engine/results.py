@@ -62,8 +62,8 @@ class ResultStore:
     def discard(self, scratch_dir: Path) -> None:
         shutil.rmtree(scratch_dir, ignore_errors=True)
 
-    def read_metrics(self) -> pd.DataFrame:
-        """All the unit rows, in unit-name order.
+    def read_metrics(self, units=None) -> pd.DataFrame:
+        """All the unit rows (only those of the unit names ``units``, if given), in unit-name order.
 
         A unit's metrics file is the record of the unit; reading tens of thousands of small files takes minutes,
         so the rows already read are also kept in a combined file (``metrics/_combined.*.parquet``, with each
@@ -74,12 +74,12 @@ class ResultStore:
         """
         for _ in range(5):
             try:
-                return self._read_metrics()
+                return self._read_metrics(units)
             except FileNotFoundError:  # another reader replaced a combined file meanwhile: list again
                 continue
-        return self._read_metrics()
+        return self._read_metrics(units)
 
-    def _read_metrics(self) -> pd.DataFrame:
+    def _read_metrics(self, wanted) -> pd.DataFrame:
         from concurrent.futures import ThreadPoolExecutor
 
         import pyarrow as pa
@@ -123,6 +123,10 @@ class ResultStore:
         table = pa.concat_tables(tables + fresh, promote_options="default")
         if len(fresh) >= COMBINE_AFTER or (fresh and len(combined) > 1):
             self._write_combined(table, combined)
+        if wanted is not None:
+            import pyarrow.compute as pc
+
+            table = table.filter(pc.is_in(table.column(_UNIT), value_set=pa.array(sorted(wanted), pa.string())))
         table = table.sort_by(_UNIT)
         return table.drop_columns([_UNIT, _STAMP]).to_pandas()
 

@@ -105,5 +105,15 @@ def run_job(
                     run_round(data, job, todo, noise, repeat, store, on_step=steps.append, test_limit=limit)
                     done += len(todo) * job.folds
                     say(f"{head} {', '.join(steps)}  ({done + skipped}/{n_units} units)")
-    metrics = store.read_metrics()
+    # this job's units only: the folder may hold other jobs' results, or units another process is writing
+    mine = {
+        unit_name(d.name, s.label, noise, repeat, f, limit)
+        for d in datasets
+        for s in job.classifiers
+        for noise in job.noise
+        for limit in job.test_limit
+        for repeat in range(job.repeats)
+        for f in range(job.folds)
+    }
+    metrics = store.read_metrics(units=mine)
     return JobRun(Path(out), metrics, done, skipped, time.perf_counter() - t_start)

@@ -29,8 +29,8 @@ def test_take_drop_and_store_keep_each_row_once():
     row_ids, X_num, _, y, got_cells, local = taken
     assert list(row_ids) == [102, 103, 105]  # row 3 taken once for two trees and two nodes
     store = TreeRowStore()
-    store.add(taken)
-    store.add(taken)  # the same rows again: not stored twice
+    store.add([taken])
+    store.add([taken])  # the same rows again: not stored twice
     assert list(store.row_ids) == [102, 103, 105]
     a, b = store.entries[("a", 0)], store.entries[("b", 0)]
     assert len(a.rows) == 6 and len(b.rows) == 4  # each add brings its entries

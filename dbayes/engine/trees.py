@@ -110,15 +110,11 @@ def _tree_reduce(items: list, fn, split_every: int = 8):
     return items[0]
 
 
-def grow_trees(
-    parts, plan, templates: dict, n_train: list[int], max_exact_values: int, local_entries: int | None = None
-) -> dict[str, list]:
+def grow_trees(parts, plan, templates: dict, n_train: list[int], max_exact_values: int) -> dict[str, list]:
     """Fitted tree estimators ``{label: [model of fold 0, ...]}`` for the tree ``templates`` (unfitted)."""
     from dbayes.models.trees import merge_value_counts, numeric_grid
     from dbayes.models.trees.grow import split_levels
     from dbayes.models.trees.stats import sum_stats
-
-    local_entries = LOCAL_ENTRIES if local_entries is None else local_entries
 
     F = plan.folds
     tschema = tree_schema(plan.schema)
@@ -169,16 +165,17 @@ def grow_trees(
             entries = dask.persist(
                 *[dask.delayed(tree_block_advance)(b, F, remote_d, e) for b, e in zip(blocks, entries, strict=True)]
             )
-            moving = _nodes_to_finish_here(growers, remote, local, store.n_entries, local_entries, n_train)
+            moving = _nodes_to_finish_here(growers, remote, local, store.n_entries, LOCAL_ENTRIES, n_train)
             if moving:
                 moving_d = dask.delayed(moving, traverse=False)
-                for taken in dask.compute(
-                    *[
-                        dask.delayed(tree_block_take)(b, c, e, moving_d)
-                        for b, c, e in zip(blocks, cells, entries, strict=True)
-                    ]
-                ):
-                    store.add(taken)
+                store.add(
+                    dask.compute(
+                        *[
+                            dask.delayed(tree_block_take)(b, c, e, moving_d)
+                            for b, c, e in zip(blocks, cells, entries, strict=True)
+                        ]
+                    )
+                )
                 entries = dask.persist(*[dask.delayed(tree_block_drop)(e, moving_d) for e in entries])
                 for key, nodes in moving.items():
                     local[key][nodes] = True

@@ -416,16 +416,20 @@ class TreeRowStore:
     def n_entries(self) -> int:
         return sum(len(e.rows) for e in self.entries.values())
 
-    def add(self, taken) -> None:
-        """Add one partition's :func:`tree_block_take` result."""
+    def add(self, taken: list) -> None:
+        """Add the partitions' :func:`tree_block_take` results (their global row ids are distinct), sorting
+        the store's row ids once for all of them."""
         from dbayes.models.trees.tree import Entries
 
-        row_ids, X_num, X_nom, y, cells, local = taken
         if self.X_num is None:  # the first block gives the arrays' shapes and types
+            _, X_num, X_nom, y, cells, _ = taken[0]
             self.X_num, self.X_nom, self.y = X_num[:0], X_nom[:0], y[:0]
             self.cells = {g: c[:0] for g, c in cells.items()}
-        if not len(row_ids):
+        taken = [t for t in taken if len(t[0])]
+        if not taken:
             return
+        offsets = np.cumsum([0] + [len(t[0]) for t in taken])
+        row_ids = np.concatenate([t[0] for t in taken])
         known = np.zeros(len(row_ids), dtype=bool)
         position = np.empty(len(row_ids), np.int64)
         if len(self.row_ids):
@@ -436,18 +440,19 @@ class TreeRowStore:
         new = ~known
         position[new] = len(self.row_ids) + np.arange(int(new.sum()))
         self.row_ids = np.concatenate([self.row_ids, row_ids[new]])
-        self.X_num = np.concatenate([self.X_num, X_num[new]])
-        self.X_nom = np.concatenate([self.X_nom, X_nom[new]])
-        self.y = np.concatenate([self.y, y[new]])
+        self.X_num = np.concatenate([self.X_num, np.concatenate([t[1] for t in taken])[new]])
+        self.X_nom = np.concatenate([self.X_nom, np.concatenate([t[2] for t in taken])[new]])
+        self.y = np.concatenate([self.y, np.concatenate([t[3] for t in taken])[new]])
         for g in self.cells:
-            self.cells[g] = np.concatenate([self.cells[g], cells[g][new]])
-        for key, e in local.items():
-            prev = self.entries.get(key, self._empty)
-            self.entries[key] = Entries(
-                np.concatenate([prev.rows, position[e.rows]]),
-                np.concatenate([prev.node, e.node]),
-                np.concatenate([prev.w, e.w]),
-            )
+            self.cells[g] = np.concatenate([self.cells[g], np.concatenate([t[4][g] for t in taken])[new]])
+        for t, o in zip(taken, offsets[:-1], strict=True):
+            for key, e in t[5].items():
+                prev = self.entries.get(key, self._empty)
+                self.entries[key] = Entries(
+                    np.concatenate([prev.rows, position[o + e.rows]]),
+                    np.concatenate([prev.node, e.node]),
+                    np.concatenate([prev.w, e.w]),
+                )
 
     def advance(self, states: dict) -> None:
         """Move the entries one step down the trees of ``states`` (drop those of finished trees)."""
